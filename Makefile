@@ -1,0 +1,50 @@
+# Two commands set everything up on a fresh machine: `make serve` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
+
+.PHONY: serve install messages db test test-postgres browser-deps check clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed messages
+
+## Compile the interface translations in locale/ (needs gettext's msgfmt).
+messages: $(VENV)/.installed
+	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)
+	$(PY) manage.py compilemessages --ignore=.venv -v0
+
+## Migrate the local SQLite database and load content/ into it.
+db: install
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py loadcontent
+
+serve: db
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+## Headless Chromium and CJK fonts for the browser tests, from Debian's packages.
+browser-deps:
+	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk"; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+test: install browser-deps
+	$(BIN)/pytest
+
+## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
+test-postgres: install browser-deps
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest
+
+check: install
+	$(PY) manage.py checkcontent
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles artifacts

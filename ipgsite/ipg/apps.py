@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class IpgConfig(AppConfig):
+    name = "ipgsite.ipg"
+    label = "ipg"
+    verbose_name = "Infraction Procedure Guide"

@@ -1,0 +1,24 @@
+"""The site's content languages, and the names they go by in code, URLs and columns."""
+
+from django.conf import settings
+
+CODES = [code for code, _name in settings.LANGUAGES]
+
+
+def field_suffix(code):
+    """`zh-hans` -> `zh_hans`, the suffix django-modeltranslation gives its columns."""
+    return code.replace("-", "_")
+
+
+def html_lang(code):
+    """The BCP 47 tag for a `lang` attribute: `zh-hans` -> `zh-Hans`."""
+    return {"zh-hans": "zh-Hans"}.get(code, code)
+
+
+def name(code):
+    return dict(settings.LANGUAGES)[code]
+
+
+def others(code):
+    """The other languages, in the order a reader falls back to them: English first."""
+    return [c for c in CODES if c != code]

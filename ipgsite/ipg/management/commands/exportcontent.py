@@ -1,0 +1,39 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ...contentfiles import dump_chapters, dump_section
+from ...sync import documents_from_database
+
+
+class Command(BaseCommand):
+    help = "Write the database's IPG content (including admin edits) back to content files, ready to commit."
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)")
+
+    def handle(self, *args, directory=None, **options):
+        directory = Path(directory or settings.CONTENT_DIR)
+        chapters, sections = documents_from_database()
+        if not sections:
+            raise CommandError("The database holds no sections; nothing was written. Run loadcontent first.")
+        (directory / "sections").mkdir(parents=True, exist_ok=True)
+        changed = _write(directory / "chapters.toml", dump_chapters(chapters))
+        wanted = set()
+        for doc in sections:
+            path = directory / "sections" / f"{doc.number}.toml"
+            wanted.add(path)
+            changed += _write(path, dump_section(doc))
+        for stale in set((directory / "sections").glob("*.toml")) - wanted:
+            stale.unlink()
+            changed += 1
+        self.stdout.write(f"Exported {len(sections)} sections to {directory}: {changed} files changed.")
+
+
+def _write(path, text):
+    data = text.encode("utf-8")
+    if path.exists() and path.read_bytes() == data:
+        return 0
+    path.write_bytes(data)
+    return 1

@@ -1,0 +1,32 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ...contentfiles import ContentError, read_content
+from ...sync import load_documents
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the IPG from content files into the database. The database ends up holding exactly what the "
+        "files say; a file with an error changes nothing. Export admin edits first (exportcontent) to keep them."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)")
+
+    def handle(self, *args, directory=None, **options):
+        directory = Path(directory or settings.CONTENT_DIR)
+        if not directory.is_dir():
+            raise CommandError(f"{directory}: not a directory")
+        try:
+            chapters, sections = read_content(directory)
+        except ContentError as exc:
+            raise CommandError(f"Nothing was loaded. {exc}") from None
+        stats = load_documents(chapters, sections)
+        with_text = sum(1 for s in sections if s.has_text())
+        self.stdout.write(
+            f"Loaded {len(chapters)} chapters and {len(sections)} sections ({with_text} with text) from {directory}: "
+            f"{stats['created']} rows created, {stats['updated']} updated, {stats['deleted']} deleted."
+        )

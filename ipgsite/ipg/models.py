@@ -1,0 +1,171 @@
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from . import languages
+
+KEY_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+NUMBER_PATTERN = r"^(?:[1-9][0-9]*\.[1-9][0-9]*|[A-Z])$"
+
+key_validator = RegexValidator(
+    KEY_PATTERN,
+    _("A paragraph key is lowercase letters and digits joined by hyphens, e.g. definition-2."),
+)
+number_validator = RegexValidator(NUMBER_PATTERN, _("A section number looks like 2.3, or A for an appendix."))
+
+
+class Penalty(models.TextChoices):
+    NO_PENALTY = "no-penalty", _("No Penalty")
+    WARNING = "warning", _("Warning")
+    GAME_LOSS = "game-loss", _("Game Loss")
+    MATCH_LOSS = "match-loss", _("Match Loss")
+    DISQUALIFICATION = "disqualification", _("Disqualification")
+
+
+class Part(models.TextChoices):
+    TEXT = "text", _("Text")
+    DEFINITION = "definition", _("Definition")
+    EXAMPLE = "example", _("Examples")
+    PHILOSOPHY = "philosophy", _("Philosophy")
+    ADDITIONAL_REMEDY = "additional-remedy", _("Additional Remedy")
+    UPGRADE = "upgrade", _("Upgrade")
+    DOWNGRADE = "downgrade", _("Downgrade")
+
+
+class Chapter(models.Model):
+    number = models.CharField(max_length=16, unique=True)
+    title = models.CharField(max_length=200)
+    order = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self):
+        return f"{self.number} {self.title}"
+
+
+class SectionQuerySet(models.QuerySet):
+    def infractions(self):
+        return self.exclude(penalty="")
+
+    def with_text(self):
+        return self.filter(paragraphs__isnull=False).distinct()
+
+    def without_text(self):
+        return self.filter(paragraphs__isnull=True)
+
+    def in_reading_order(self):
+        return self.order_by("order")
+
+
+class Section(models.Model):
+    number = models.CharField(max_length=16, unique=True, validators=[number_validator])
+    chapter = models.ForeignKey(Chapter, on_delete=models.PROTECT, related_name="sections")
+    title = models.CharField(max_length=200)
+    penalty = models.CharField(max_length=20, choices=Penalty.choices, blank=True)
+    order = models.PositiveIntegerField()
+
+    objects = SectionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self):
+        return f"{self.number} {self.title_en}"
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("ipg:section", kwargs={"number": self.number})
+
+    def title_in(self, code):
+        return getattr(self, f"title_{languages.field_suffix(code)}") or ""
+
+    @property
+    def is_infraction(self):
+        return bool(self.penalty)
+
+
+class ParagraphQuerySet(models.QuerySet):
+    def missing_in(self, code):
+        field = f"text_{languages.field_suffix(code)}"
+        return self.filter(models.Q(**{f"{field}__isnull": True}) | models.Q(**{field: ""}))
+
+    def translated_into(self, code):
+        return self.exclude(pk__in=self.missing_in(code).values("pk"))
+
+    def in_reading_order(self):
+        return self.order_by("section__order", "order")
+
+
+class Paragraph(models.Model):
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="paragraphs")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    part = models.CharField(max_length=20, choices=Part.choices)
+    order = models.PositiveIntegerField()
+    bullet = models.BooleanField(default=False, help_text=_("Shown as an item of a bulleted list."))
+    text = models.TextField(blank=True)
+
+    objects = ParagraphQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["section__order", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["section", "key"], name="unique_paragraph_key_per_section"),
+        ]
+
+    def __str__(self):
+        return f"{self.section.number} #{self.key}"
+
+    def get_absolute_url(self):
+        return f"{self.section.get_absolute_url()}#{self.key}"
+
+    def text_in(self, code):
+        return getattr(self, f"text_{languages.field_suffix(code)}") or ""
+
+    def languages(self):
+        """The languages this paragraph has text in, in the site's order."""
+        return [code for code in languages.CODES if self.text_in(code)]
+
+
+class Note(models.Model):
+    """Commentary on one paragraph, from an annotated edition; never part of the official text."""
+
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="notes")
+    language = models.CharField(
+        max_length=10, choices=[(c, c) for c in languages.CODES], help_text=_("The language it was written in.")
+    )
+    source = models.CharField(max_length=200, help_text=_("Where it comes from, e.g. the Japanese annotated edition."))
+    order = models.PositiveIntegerField()
+    body = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["paragraph__section__order", "paragraph__order", "order"]
+
+    def __str__(self):
+        return f"Note {self.order} on {self.paragraph}"
+
+    def body_in(self, code):
+        return getattr(self, f"body_{languages.field_suffix(code)}") or ""
+
+    def languages(self):
+        return [code for code in languages.CODES if self.body_in(code)]
+
+
+class Alias(models.Model):
+    """Another name a section goes by in one language: a short name, an abbreviation, a former name."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="aliases")
+    language = models.CharField(max_length=10, choices=[(c, c) for c in languages.CODES])
+    name = models.CharField(max_length=200)
+    former = models.BooleanField(default=False, help_text=_("A name the section no longer goes by."))
+
+    class Meta:
+        ordering = ["section__order", "language", "former", "pk"]
+        verbose_name_plural = "aliases"
+        constraints = [
+            models.UniqueConstraint(fields=["language", "name"], name="unique_alias_per_language"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.language}) → {self.section.number}"

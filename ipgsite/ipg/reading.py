@@ -1,0 +1,104 @@
+"""What a reader sees of a section: its parts, and each paragraph's text in the chosen languages."""
+
+import string
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from . import languages
+from .markup import render_markdown
+from .models import Note, Part
+
+
+@dataclass
+class Text:
+    """One language's text of a paragraph or note, or the fact that it is missing."""
+
+    code: str
+    html: str = ""
+    # When the text is missing: the language it is shown in instead (if any) and those that have it.
+    shown_from: str = ""
+    available: list = field(default_factory=list)
+
+    @property
+    def lang(self):
+        return languages.html_lang(self.shown_from or self.code)
+
+    @property
+    def missing(self):
+        return not self.html or bool(self.shown_from)
+
+    @property
+    def available_names(self):
+        return [languages.name(c) for c in self.available]
+
+
+@dataclass
+class Row:
+    paragraph: object
+    label: str
+    texts: list
+    notes: list
+
+
+@dataclass
+class PartBlock:
+    part: str
+    label: str
+    rows: list
+
+    @property
+    def anchor(self):
+        return f"part-{self.part}"
+
+
+def text_of(obj, field_name, code, fallback=True):
+    value = getattr(obj, f"{field_name}_{languages.field_suffix(code)}") or ""
+    available = [c for c in languages.CODES if getattr(obj, f"{field_name}_{languages.field_suffix(c)}")]
+    if value:
+        return Text(code=code, html=render_markdown(value), available=available)
+    if fallback:
+        for other in languages.others(code):
+            if other in available:
+                source = getattr(obj, f"{field_name}_{languages.field_suffix(other)}")
+                return Text(code=code, html=render_markdown(source), shown_from=other, available=available)
+    return Text(code=code, available=available)
+
+
+def note_texts(note, codes):
+    """A note in each chosen language it has; if it has none of them, in the language it was written in."""
+    texts = [text_of(note, "body", code, fallback=False) for code in codes if note.body_in(code)]
+    if not texts:
+        original = text_of(note, "body", note.language, fallback=False)
+        original.shown_from = note.language
+        texts = [original]
+    return texts
+
+
+def paragraphs_with_notes(section):
+    notes = Prefetch("notes", queryset=Note.objects.order_by("order"))
+    return section.paragraphs.order_by("order").prefetch_related(notes)
+
+
+def read_section(section, codes, fallback=True):
+    """The section's parts in order, each paragraph with its text in each of `codes`."""
+    parts, example_count = [], 0
+    for paragraph in paragraphs_with_notes(section):
+        if not parts or parts[-1].part != paragraph.part:
+            parts.append(PartBlock(part=paragraph.part, label=Part(paragraph.part).label, rows=[]))
+        label = ""
+        if paragraph.part == Part.EXAMPLE:
+            label = string.ascii_uppercase[example_count % 26]
+            example_count += 1
+        notes = [(note, note_texts(note, codes)) for note in paragraph.notes.all()]
+        texts = [text_of(paragraph, "text", code, fallback=fallback) for code in codes]
+        parts[-1].rows.append(Row(paragraph=paragraph, label=label, texts=texts, notes=notes))
+    return parts
+
+
+def section_languages(section):
+    """The languages in which the section has at least one paragraph."""
+    have = set()
+    for paragraph in section.paragraphs.all():
+        have.update(paragraph.languages())
+    return [code for code in languages.CODES if code in have]

@@ -1,0 +1,43 @@
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import get_language, gettext
+
+from .. import languages
+from ..models import Penalty
+
+register = template.Library()
+
+
+@register.filter
+def html_lang(code):
+    return languages.html_lang(code)
+
+
+@register.filter
+def language_name(code):
+    return languages.name(code)
+
+
+@register.simple_tag
+def text(obj, field_name):
+    """A translated field in the page's language, or in English marked with its `lang` and labelled."""
+    code = get_language()
+    value = getattr(obj, f"{field_name}_{languages.field_suffix(code)}")
+    if value:
+        return format_html('<span lang="{}">{}</span>', languages.html_lang(code), value)
+    for other in languages.others(code):
+        value = getattr(obj, f"{field_name}_{languages.field_suffix(other)}")
+        if value:
+            return format_html(
+                '<span lang="{}" class="fallback">{}</span> <small class="fallback-mark" title="{}">{}</small>',
+                languages.html_lang(other),
+                value,
+                gettext("Not yet translated into %(language)s") % {"language": languages.name(code)},
+                other.split("-")[0].upper(),
+            )
+    return ""
+
+
+@register.simple_tag
+def penalty_badge(penalty):
+    return format_html('<span class="penalty penalty-{}">{}</span>', penalty, Penalty(penalty).label)

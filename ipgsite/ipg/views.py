@@ -1,0 +1,128 @@
+from django.conf import settings
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.utils import translation
+from django.utils.html import strip_tags
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import Truncator
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from . import compare, languages
+from .markup import render_markdown
+from .models import Chapter, Paragraph, Penalty, Section
+from .reading import read_section, section_languages
+
+
+@require_safe
+def outline(request):
+    sections = Section.objects.in_reading_order().select_related("chapter")
+    with_text = set(Paragraph.objects.values_list("section_id", flat=True).distinct())
+    chapters = []
+    for chapter in Chapter.objects.all():
+        items = [s for s in sections if s.chapter_id == chapter.pk]
+        chapters.append((chapter, [(s, s.pk in with_text) for s in items]))
+    return render(request, "ipg/outline.html", {"chapters": chapters})
+
+
+def _redirect_to_choice(request, codes):
+    query = request.GET.copy()
+    if codes:
+        query["langs"] = compare.serialize(codes)
+    else:
+        query.pop("langs", None)
+    url = request.path + (f"?{query.urlencode(safe=',')}" if query else "")
+    return HttpResponseRedirect(url)
+
+
+@require_safe
+def section(request, number):
+    section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
+    page_lang = get_language()
+
+    chosen = request.GET.getlist("langs")
+    if not chosen:
+        remembered = compare.parse(request.COOKIES.get(compare.COOKIE, ""))
+        if len(remembered) > 1:
+            return _redirect_to_choice(request, remembered)
+        codes = [page_lang]
+    else:
+        codes = compare.parse(",".join(chosen))
+        if not codes or len(chosen) > 1 or compare.serialize(codes) != chosen[0]:
+            return _redirect_to_choice(request, codes)
+
+    has = section_languages(section)
+    comparing = len(codes) > 1
+    missing = [code for code in codes if code not in has]
+    parts = read_section(section, codes, fallback=not comparing)
+    neighbours = list(Section.objects.in_reading_order())
+    index = next(i for i, s in enumerate(neighbours) if s.pk == section.pk)
+    query = f"?langs={compare.serialize(codes)}" if chosen else ""
+    title = section.title_in(page_lang)
+    context = {
+        "section": section,
+        "title": title or section.title_en,
+        "title_lang": languages.html_lang(page_lang if title else "en"),
+        "parts": parts,
+        "codes": codes,
+        "columns": [(code, languages.html_lang(code), languages.name(code)) for code in codes],
+        "comparing": comparing,
+        "label_missing": comparing or page_lang not in missing,
+        "has_text": bool(has),
+        "missing_languages": missing,
+        "read_in": [(code, languages.name(code), _section_url(section, code)) for code in has],
+        "slots": codes + [""] * (len(languages.CODES) - len(codes)),
+        "all_languages": settings.LANGUAGES,
+        "query": query,
+        "previous": neighbours[index - 1] if index > 0 else None,
+        "next": neighbours[index + 1] if index + 1 < len(neighbours) else None,
+        "notes_count": sum(len(row.notes) for part in parts for row in part.rows),
+        "description": _description(section, parts, page_lang),
+        "canonical_url": request.build_absolute_uri(_section_url(section, page_lang)),
+        "alternates": [(code, request.build_absolute_uri(_section_url(section, code))) for code in languages.CODES],
+        "og_locale": {"en": "en_US", "zh-hans": "zh_CN", "ja": "ja_JP"}[page_lang],
+    }
+    response = render(request, "ipg/section.html", context)
+    if chosen:
+        if comparing:
+            response.set_cookie(compare.COOKIE, compare.serialize(codes), max_age=365 * 24 * 3600, samesite="Lax")
+        elif compare.COOKIE in request.COOKIES:
+            response.delete_cookie(compare.COOKIE, samesite="Lax")
+    return response
+
+
+def _section_url(section, code):
+    with translation.override(code):
+        return section.get_absolute_url()
+
+
+def _description(section, parts, code):
+    """The first paragraph in the page's language, as plain text, for search engines and link previews."""
+    for part in parts:
+        for row in part.rows:
+            text = row.paragraph.text_in(code)
+            if text:
+                return Truncator(strip_tags(render_markdown(text))).chars(200)
+    penalty = f" {Penalty(section.penalty).label}." if section.penalty else ""
+    return f"{section.number} {section.title_in(code) or section.title_en}.{penalty}"
+
+
+@require_safe
+def switch_language(request, code):
+    """Remember the reader's interface language and go to `next` in it; the browser keeps the #fragment."""
+    if code not in languages.CODES:
+        raise Http404("Unknown language")
+    target = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        target = "/"
+    response = HttpResponseRedirect(translate_path(target, code))
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def translate_path(path, code):
+    """`/ja/ipg/2.3/?langs=en,ja` in another interface language: `/en/ipg/2.3/?langs=en,ja`."""
+    prefix, _, rest = path.lstrip("/").partition("/")
+    if prefix in languages.CODES:
+        return f"/{code}/{rest}"
+    return f"/{code}/{path.lstrip('/')}"
