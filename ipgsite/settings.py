@@ -25,7 +25,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
     "ipgsite.ipg",
+    "ipgsite.api",
 ]
 
 MIDDLEWARE = [

@@ -1,12 +1,16 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from ipgsite.ipg import views as ipg_views
+from ipgsite.ipg.sitemaps import sitemaps
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
+    path("api/", include("ipgsite.api.urls")),
+    path("sitemap.xml", sitemap, {"sitemaps": sitemaps}, name="django.contrib.sitemaps.views.sitemap"),
 ]
 
 urlpatterns += i18n_patterns(

@@ -126,3 +126,24 @@ def translate_path(path, code):
     if prefix in languages.CODES:
         return f"/{code}/{rest}"
     return f"/{code}/{path.lstrip('/')}"
+
+
+@require_safe
+def penalties(request):
+    """Every infraction with its penalty, grouped by chapter and filterable by penalty, like Appendix A."""
+    chosen = request.GET.get("penalty", "")
+    if chosen and chosen not in Penalty.values:
+        raise Http404("Unknown penalty")
+    infractions = Section.objects.infractions().in_reading_order().select_related("chapter")
+    if chosen:
+        infractions = infractions.filter(penalty=chosen)
+    groups = {}
+    for section in infractions:
+        groups.setdefault(section.chapter, []).append(section)
+    context = {
+        "groups": list(groups.items()),
+        "penalties": Penalty.choices,
+        "chosen": chosen,
+        "chosen_label": Penalty(chosen).label if chosen else "",
+    }
+    return render(request, "ipg/penalties.html", context)

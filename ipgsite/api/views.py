@@ -1,0 +1,74 @@
+"""The IPG as JSON: the outline, and each section's aligned paragraphs by key in every language, with notes."""
+
+from django.http import JsonResponse
+from django.urls import reverse
+from django.utils import translation
+from django.views.decorators.http import require_safe
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Chapter, Paragraph, Section
+from ipgsite.ipg.reading import section_languages
+
+
+def _translations(obj, field):
+    return {code: getattr(obj, f"{field}_{languages.field_suffix(code)}") or None for code in languages.CODES}
+
+
+def _page_urls(request, section):
+    urls = {}
+    for code in languages.CODES:
+        with translation.override(code):
+            urls[code] = request.build_absolute_uri(section.get_absolute_url())
+    return urls
+
+
+def _section_summary(request, section, has_text):
+    return {
+        "number": section.number,
+        "title": _translations(section, "title"),
+        "penalty": section.penalty or None,
+        "has_text": has_text,
+        "url": request.build_absolute_uri(reverse("api:section", args=[section.number])),
+        "pages": _page_urls(request, section),
+    }
+
+
+@require_safe
+def outline(request):
+    with_text = set(Paragraph.objects.values_list("section_id", flat=True).distinct())
+    sections = Section.objects.in_reading_order()
+    chapters = [
+        {
+            "number": chapter.number,
+            "title": _translations(chapter, "title"),
+            "sections": [_section_summary(request, s, s.pk in with_text) for s in sections if s.chapter_id == chapter.pk],
+        }
+        for chapter in Chapter.objects.all()
+    ]
+    return JsonResponse({"languages": languages.CODES, "chapters": chapters}, json_dumps_params={"ensure_ascii": False})
+
+
+@require_safe
+def section(request, number):
+    section = Section.objects.filter(number=number).first()
+    if section is None:
+        return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
+    paragraphs = section.paragraphs.order_by("order").prefetch_related("notes")
+    data = _section_summary(request, section, paragraphs.exists())
+    data["chapter"] = section.chapter.number
+    data["languages"] = section_languages(section)
+    data["paragraphs"] = [
+        {
+            "key": p.key,
+            "part": p.part,
+            "bullet": p.bullet,
+            "text": _translations(p, "text"),
+            "missing": [code for code in languages.CODES if not p.text_in(code)],
+            "notes": [
+                {"language": n.language, "source": n.source, "body": _translations(n, "body")}
+                for n in sorted(p.notes.all(), key=lambda n: n.order)
+            ],
+        }
+        for p in paragraphs
+    ]
+    return JsonResponse(data, json_dumps_params={"ensure_ascii": False})

@@ -1,0 +1,97 @@
+"""The compare view: a reader's choice of languages, side by side, kept in the URL and a cookie."""
+
+import pytest
+
+from ipgsite.ipg.models import Paragraph
+
+from pages import parse
+
+THREE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
+
+
+def cells(html, key):
+    """(missing?, lang, text) of each language cell of one paragraph's row."""
+    row = parse(html).by_id(key)
+    return [("missing" in c.classes, c.attrs["lang"], c.text()) for c in row.children_with("text")]
+
+
+def test_three_languages_side_by_side_one_row_per_key(client, ipg):
+    html = client.get(THREE).content.decode()
+    for paragraph in Paragraph.objects.filter(section__number="2.3"):
+        assert html.count(f'id="{paragraph.key}"') == 1
+        found = cells(html, paragraph.key)
+        assert [lang for _missing, lang, _text in found] == ["en", "zh-Hans", "ja"]
+        assert not any(missing for missing, _lang, _text in found)
+    assert "columns-3" in html
+
+
+def test_the_readers_order_is_kept(client, ipg):
+    html = client.get("/en/ipg/2.3/?langs=ja,en").content.decode()
+    assert [lang for _m, lang, _t in cells(html, "example-c")] == ["ja", "en"]
+    assert "columns-2" in html
+
+
+def test_a_missing_translation_shows_as_missing_naming_who_has_it_never_english(client, ipg):
+    html = client.get("/en/ipg/2.4/?langs=en,zh-hans,ja").content.decode()
+    missing, lang, text = cells(html, "remedy-1")[1]
+    assert missing and "Available in: English." in text
+    assert "too many cards" not in text
+    missing, lang, text = cells(html, "example-a")[2]
+    assert missing and "Available in: English, 简体中文." in text
+    assert "eight cards" not in text and "八张" not in text
+
+
+def test_the_choice_is_remembered_from_page_to_page(client, ipg):
+    response = client.get("/en/ipg/2.3/?langs=zh-hans,ja")
+    assert response.cookies["ipg_langs"].value == "zh-hans,ja"
+    response = client.get("/en/ipg/2.4/")
+    assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=zh-hans,ja"
+    html = client.get("/en/ipg/2.4/?langs=zh-hans,ja").content.decode()
+    assert 'href="/en/ipg/2.5/?langs=zh-hans,ja"' in html
+
+
+def test_choosing_one_language_forgets_the_comparison(client, ipg):
+    client.get("/en/ipg/2.3/?langs=en,ja")
+    response = client.get("/en/ipg/2.3/?langs=en")
+    assert response.status_code == 200
+    assert response.cookies["ipg_langs"].value == ""
+    assert client.get("/en/ipg/2.4/").status_code == 200
+
+
+def test_one_other_language_under_this_interface(client, ipg):
+    html = client.get("/en/ipg/2.3/?langs=ja").content.decode()
+    assert cells(html, "example-c")[0][1] == "ja"
+    assert "<html lang=\"en\">" in html
+
+
+@pytest.mark.parametrize(
+    "query,normalized",
+    [
+        ("langs=fr", "/en/ipg/2.3/"),
+        ("langs=", "/en/ipg/2.3/"),
+        ("langs=en,en", "/en/ipg/2.3/?langs=en"),
+        ("langs=ja,JA,ja", "/en/ipg/2.3/?langs=ja"),
+        ("langs=EN,Zh-Hans", "/en/ipg/2.3/?langs=en,zh-hans"),
+        ("langs=en,zh-hans,ja,de,en", "/en/ipg/2.3/?langs=en,zh-hans,ja"),
+        ("langs=zh,jp", "/en/ipg/2.3/?langs=zh-hans,ja"),
+        ("langs=en&langs=ja&langs=", "/en/ipg/2.3/?langs=en,ja"),
+        ("langs=%00%ff%fe,ja", "/en/ipg/2.3/?langs=ja"),
+        ("langs=" + "en," * 500, "/en/ipg/2.3/?langs=en"),
+    ],
+)
+def test_bad_language_choices_redirect_to_the_normalized_url(client, ipg, query, normalized):
+    response = client.get(f"/en/ipg/2.3/?{query}")
+    assert response.status_code == 302
+    assert response["Location"] == normalized
+    assert client.get(normalized).status_code == 200
+
+
+def test_the_compare_form_works_without_javascript(client, ipg):
+    # The form submits one `langs` per column; the server folds them into the shareable URL.
+    response = client.get("/ja/ipg/2.3/", {"langs": ["ja", "", "en"]})
+    assert response["Location"] == "/ja/ipg/2.3/?langs=ja,en"
+
+
+def test_other_query_parameters_survive_normalization(client, ipg):
+    response = client.get("/en/ipg/2.3/?utm_source=chat&langs=EN,JA")
+    assert response["Location"] == "/en/ipg/2.3/?utm_source=chat&langs=en,ja"

@@ -1,0 +1,110 @@
+"""The outline and the section pages, in each language, as a reader receives them."""
+
+import re
+from html import unescape
+
+import pytest
+
+from ipgsite.ipg.models import Paragraph
+
+
+def page(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def element(html, key):
+    """The opening tag of the element whose id is `key`."""
+    match = re.search(rf'<[^>]*\bid="{re.escape(key)}"[^>]*>', html)
+    assert match, f"no element with id {key}"
+    return match.group(0)
+
+
+def plain(html):
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_outline_shows_every_section_with_its_penalty_and_marks_stubs(client, ipg):
+    html = page(client, "/en/")
+    for number in ["1.1", "1.5", "2.1", "2.6", "3.1", "3.9", "4.1", "4.8", "A", "B"]:
+        assert f'href="/en/ipg/{number}/"' in html
+    assert html.count('class="penalty penalty-') == 23
+    assert 'penalty-disqualification">Disqualification' in html
+    stubs = re.findall(r'<li class="stub">\s*<a href="/en/ipg/([^/]+)/', html)
+    assert "2.2" in stubs and "2.3" not in stubs and "2.4" not in stubs and len(stubs) == 27
+    assert html.count("no text yet") == 27
+
+
+@pytest.mark.parametrize("code,lang", [("en", "en"), ("zh-hans", "zh-Hans"), ("ja", "ja")])
+def test_hidden_card_error_reads_in_each_language(client, ipg, code, lang):
+    html = page(client, f"/{code}/ipg/2.3/")
+    assert f'<html lang="{lang}">' in html
+    for paragraph in Paragraph.objects.filter(section__number="2.3"):
+        tag = element(html, paragraph.key)
+        assert f'lang="{lang}"' in tag
+        assert plain(paragraph.text_in(code))[:60] in plain(html)
+    assert html.count('<aside class="note"') == 19
+
+
+def test_every_paragraph_key_is_an_id_exactly_once(client, ipg):
+    html = page(client, "/en/ipg/2.3/")
+    for paragraph in Paragraph.objects.filter(section__number="2.3"):
+        assert html.count(f'id="{paragraph.key}"') == 1
+
+
+def test_notes_are_asides_after_their_paragraph_and_labelled_as_commentary(client, ipg):
+    html = page(client, "/en/ipg/2.3/")
+    after_c = html.split('id="example-c"', 1)[1].split('id="example-d"', 1)[0]
+    assert '<aside class="note"' in after_c
+    assert "例(C)は" in after_c
+    assert "Commentary, not official text" in after_c and "Japanese annotated edition" in after_c
+    note = after_c.split('<aside class="note"', 1)[1]
+    assert '<div class="note-body" lang="ja">' in note
+    before_first = html.split('id="definition-1"', 1)[0]
+    assert '<aside class="note"' not in before_first
+
+
+def test_a_missing_paragraph_says_so_and_labels_the_language_it_is_shown_in(client, ipg):
+    html = page(client, "/zh-hans/ipg/2.4/")
+    tag = element(html, "remedy-1")
+    assert 'lang="en"' in tag
+    row = html.split('id="remedy-1"', 1)[1].split('id="remedy-2"', 1)[0]
+    assert "missing-label" in row and 'lang="zh-Hans"' in row
+    assert "If the player has too many cards in hand" in row
+    translated = html.split('id="example-a"', 1)[1].split('id="example-b"', 1)[0]
+    assert "missing-label" not in translated
+
+
+def test_a_section_without_text_in_the_language_offers_the_languages_it_has(client, ipg):
+    html = page(client, "/ja/ipg/2.4/")
+    notice = html.split('class="notice missing-languages"', 1)[1].split("</div>", 1)[0]
+    assert 'href="/en/ipg/2.4/"' in notice and 'href="/zh-hans/ipg/2.4/"' in notice
+    assert 'href="/ja/ipg/2.4/"' not in notice
+    assert 'lang="en"' in element(html, "definition-1")
+
+    html = page(client, "/en/ipg/2.1/")
+    assert 'href="/ja/ipg/2.1/"' in html.split('class="notice missing-languages"', 1)[1]
+    assert 'lang="ja"' in element(html, "definition-1")
+
+
+def test_a_section_without_any_text_says_so(client, ipg):
+    html = page(client, "/en/ipg/3.2/")
+    assert "Tournament Error — Outside Assistance" in html
+    assert "penalty-match-loss" in html
+    assert "not available yet" in html
+
+
+@pytest.mark.parametrize("url", ["/en/ipg/9.9/", "/en/ipg/2.3.1/", "/ja/ipg/hidden-card-error/", "/en/ipg/%00/", "/xx/ipg/2.3/"])
+def test_an_unknown_section_is_a_404_page(client, ipg, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b"Not found" in response.content
+
+
+def test_missed_trigger_bullets_and_commentary_box(client, ipg):
+    html = page(client, "/ja/ipg/2.1/")
+    assert 'class="row bullet"' in element(html, "definition-3")
+    after_a = html.split('id="example-a"', 1)[1].split('id="example-b"', 1)[0]
+    assert "Japanese edition, commentary box" in after_a
+    assert "(MTR 4.3節)" in plain(html)
