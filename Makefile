@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages db test test-postgres browser-deps check clean
+.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: install browser-deps
 ## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
 test-postgres: install browser-deps
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest
+
+## Bytes on the wire for 2.3 in three languages, against its bare text.
+bench-page-weight: install
+	$(PY) bench/page_weight.py
 
 check: install
 	$(PY) manage.py checkcontent

@@ -22,7 +22,7 @@ def element(html, key):
 
 
 def plain(html):
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", html)))
 
 
 def test_outline_shows_every_section_with_its_penalty_and_marks_stubs(client, ipg):
@@ -99,7 +99,7 @@ def test_a_section_without_any_text_says_so(client, ipg):
 def test_an_unknown_section_is_a_404_page(client, ipg, url):
     response = client.get(url)
     assert response.status_code == 404
-    assert b"Not found" in response.content
+    assert b'<a href="/' in response.content and b"/ipg/" not in response.content.split(b"<main", 1)[1]
 
 
 def test_missed_trigger_bullets_and_commentary_box(client, ipg):

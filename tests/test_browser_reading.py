@@ -1,0 +1,132 @@
+"""What a judge sees in headless Chromium, on a phone (390×844) and at a desk (1280×800)."""
+
+import pytest
+
+from ipgsite.ipg.models import Paragraph
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+LAYOUTS = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
+THREE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
+
+
+def overflow(page):
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def top_of(page, key):
+    return page.evaluate(f"document.getElementById('{key}').getBoundingClientRect().top")
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_three_languages_never_scroll_sideways(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    for url in [THREE, "/ja/ipg/2.1/", "/zh-hans/ipg/2.4/?langs=zh-hans,en", "/en/", "/ja/penalties/"]:
+        page.goto(live_ipg.url + url)
+        assert overflow(page) <= 0, url
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_each_paragraph_key_appears_once_and_is_visible(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    page.goto(live_ipg.url + THREE)
+    keys = list(Paragraph.objects.filter(section__number="2.3").values_list("key", flat=True))
+    assert len(keys) == 19
+    for key in keys:
+        assert page.locator(f"[id='{key}']").count() == 1
+        row = page.locator(f"#{key}")
+        assert row.is_visible()
+        assert row.locator(":scope > .text").count() == 3
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_a_deep_link_lands_on_its_paragraph(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    for url in [f"{THREE}#example-c", "/ja/ipg/2.3/#remedy-4", "/zh-hans/ipg/2.3/#upgrade-1"]:
+        page.goto(live_ipg.url + url)
+        key = url.rsplit("#", 1)[1]
+        top = top_of(page, key)
+        assert 0 <= top <= 40, f"{url}: #{key} is at {top}px"
+        assert page.evaluate("document.querySelector(':target').id") == key
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_switching_language_keeps_the_paragraph(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/?langs=en,ja#philosophy-3")
+    page.click("a.switch-language[hreflang='zh-Hans']")
+    page.wait_for_url("**/zh-hans/ipg/2.3/?langs=en,ja#philosophy-3")
+    assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    assert page.locator("#part-definition-title").inner_text() == "定义"
+    assert 0 <= top_of(page, "philosophy-3") <= 40
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_the_notes_toggle_shows_and_hides_every_note(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    page.goto(live_ipg.url + THREE)
+    notes = page.locator("aside.note")
+    assert notes.count() == 19
+    button = page.locator("button.toggle-notes")
+    initially_open = viewport == DESKTOP
+    assert notes.first.is_visible() is initially_open
+    button.click()
+    assert all(notes.nth(i).is_visible() is (not initially_open) for i in range(19))
+    button.click()
+    assert all(notes.nth(i).is_visible() is initially_open for i in range(19))
+
+
+def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
+    page = new_page(PHONE)
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    summary = page.locator("#definition-1 + details.notes > summary")
+    assert summary.inner_text() == "注釈(3)"
+    assert not page.locator("#definition-1 + details.notes aside.note").first.is_visible()
+    summary.click()
+    assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
+
+
+def test_the_link_control_copies_the_paragraphs_address(live_ipg, new_page):
+    page = new_page(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(live_ipg.url + THREE)
+    page.click("#example-c > a.permalink")
+    expected = f"{live_ipg.url}{THREE}#example-c"
+    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+    assert page.url == expected
+
+
+def test_every_block_of_text_carries_its_language(live_ipg, new_page):
+    page = new_page(DESKTOP)
+    page.goto(live_ipg.url + THREE)
+    wrong = page.evaluate(
+        """() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const bad = [];
+        while (walker.nextNode()) {
+            const text = walker.currentNode.textContent.trim();
+            if (!text) continue;
+            const lang = walker.currentNode.parentElement.closest('[lang]').getAttribute('lang');
+            if (/[\\u3040-\\u30ff]/.test(text) && lang !== 'ja') bad.push([lang, text.slice(0, 20)]);
+            else if (/[\\u4e00-\\u9fff]/.test(text) && !/[\\u3040-\\u30ff]/.test(text) && lang === 'en') bad.push([lang, text.slice(0, 20)]);
+        }
+        return bad;
+    }"""
+    )
+    assert wrong == []
+
+
+def test_pages_read_without_javascript(live_ipg, new_page):
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(live_ipg.url + THREE + "#example-c")
+    assert page.locator("#example-c").is_visible()
+    assert "Dark Confidant" in page.locator("#example-c").inner_text()
+    assert page.locator("details.notes > summary").first.is_visible()
+    assert not page.locator("button.toggle-notes").is_visible()
+    page.select_option("select[name=langs] >> nth=2", "")
+    page.select_option("select[name=langs] >> nth=0", "ja")
+    page.select_option("select[name=langs] >> nth=1", "en")
+    page.click("form.compare button[type=submit]")
+    page.wait_for_load_state()
+    assert page.url.split("#")[0] == f"{live_ipg.url}/en/ipg/2.3/?langs=ja,en"
+    assert page.locator("#example-c > .text").first.get_attribute("lang") == "ja"

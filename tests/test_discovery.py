@@ -1,0 +1,60 @@
+"""Link previews, hreflang alternates and the sitemap."""
+
+import re
+
+import pytest
+
+from pages import parse
+
+
+def meta(page, prop):
+    node = page.find("meta", property=prop) or page.find("meta", name=prop)
+    return node.attrs["content"] if node else None
+
+
+@pytest.mark.parametrize(
+    "code,title,start,locale",
+    [
+        ("en", "2.3 Game Play Error — Hidden Card Error", "A player commits an error in the game", "en_US"),
+        ("zh-hans", "2.3 非公开牌张失误", "牌手在游戏中发生失误", "zh_CN"),
+        ("ja", "2.3 ゲーム上の誤り ─ 非公開カードに関する誤り", "プレイヤーが、公開されている情報だけから", "ja_JP"),
+    ],
+)
+def test_a_pasted_link_previews_in_the_pages_language(client, ipg, code, title, start, locale):
+    page = parse(client.get(f"/{code}/ipg/2.3/").content)
+    assert page.find("title").text().startswith(title)
+    assert meta(page, "og:title") == title
+    assert meta(page, "og:description").startswith(start)
+    assert meta(page, "description") == meta(page, "og:description")
+    assert len(meta(page, "og:description")) <= 201
+    assert meta(page, "og:url") == f"http://testserver/{code}/ipg/2.3/"
+    assert meta(page, "og:locale") == locale
+    assert meta(page, "og:type") == "article"
+
+
+def test_every_section_page_lists_its_other_languages(client, ipg):
+    page = parse(client.get("/ja/ipg/2.4/").content)
+    alternates = {l.attrs["hreflang"]: l.attrs["href"] for l in page.find_all("link", rel="alternate")}
+    assert alternates == {
+        "en": "http://testserver/en/ipg/2.4/",
+        "zh-Hans": "http://testserver/zh-hans/ipg/2.4/",
+        "ja": "http://testserver/ja/ipg/2.4/",
+    }
+    assert page.find("link", rel="canonical").attrs["href"] == "http://testserver/ja/ipg/2.4/"
+
+
+def test_a_stub_still_describes_itself(client, ipg):
+    page = parse(client.get("/en/ipg/4.5/").content)
+    assert meta(page, "og:description") == "4.5 Unsporting Conduct — Aggressive Behavior. Disqualification."
+
+
+def test_the_sitemap_lists_every_section_in_every_language(client, ipg):
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    xml = response.content.decode()
+    locs = re.findall(r"<loc>([^<]+)</loc>", xml)
+    assert len(locs) == (30 + 2) * 3
+    for code in ("en", "zh-hans", "ja"):
+        assert f"http://testserver/{code}/ipg/2.3/" in locs
+        assert f"http://testserver/{code}/penalties/" in locs
+    assert 'hreflang="x-default"' in xml
