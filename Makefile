@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight
+.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight bench-search bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,18 @@ test-postgres: install browser-deps
 ## Bytes on the wire for 2.3 in three languages, against its bare text.
 bench-page-weight: install
 	$(PY) bench/page_weight.py
+
+## Search latency (p50, p95) at 1x and 50x the corpus, indexes against a plain LIKE scan, measured in one run:
+## on SQLite, then on PostgreSQL (the server of $(PG_URL); a throwaway database is created and dropped).
+bench-search: install
+	$(PY) bench/search_bench.py
+	$(PY) bench/search_bench.py --postgres $(PG_URL)
+
+## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
+## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.
+bench: install
+	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(PY) bench/http_bench.py
 
 check: install
 	$(PY) manage.py checkcontent

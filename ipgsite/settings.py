@@ -4,9 +4,11 @@ Everything that differs between a laptop and production comes from the
 environment: DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, CACHE_URL.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -16,6 +18,9 @@ env = environ.Env()
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env("SECRET_KEY", default="insecure-development-key-never-use-in-production")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+# A deployment gives its own SECRET_KEY (README: "Deploy on PostgreSQL"). Without one this is a development or
+# test instance: plain HTTP, and static files served from where they are rather than collected and hashed.
+DEPLOYED = not DEBUG and bool(env.str("SECRET_KEY", default=""))
 
 INSTALLED_APPS = [
     "modeltranslation",
@@ -26,19 +31,32 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    "axes",
     "ipgsite.ipg",
+    "ipgsite.caching",
+    "ipgsite.offline",
+    "ipgsite.translations",
     "ipgsite.api",
+    "ipgsite.crosslinks",
+    "ipgsite.search",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After the language is known, before the rest: a cached page skips everything below, and is
+    # kept with the headers they set (its Content-Security-Policy, X-Frame-Options).
+    "ipgsite.caching.middleware.PageCacheMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ipgsite.urls"
@@ -71,6 +89,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Local memory by default; several processes share Redis (django-redis): redis://127.0.0.1:6379/0?key_prefix=ipg
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 LANGUAGE_CODE = "en"
@@ -87,12 +106,94 @@ TIME_ZONE = "UTC"
 # A missing translation is shown as missing, never silently filled with English.
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ()
+# The admin's language tabs need jQuery UI: served from static/, never from a CDN (offline, CSP).
+JQUERY_UI_URL = "translations/vendor/jquery-ui/jquery-ui.min.js"
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Deployed: `collectstatic` writes hashed names and gzip/brotli copies that whitenoise serves for a year.
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if DEPLOYED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# Not deployed: whitenoise serves static files from where they are, looked up afresh on each request.
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not DEPLOYED
 
 CONTENT_DIR = Path(env("CONTENT_DIR", default=str(BASE_DIR / "content")))
+
+# --- Serving the public: HTTPS, security headers, page cache, admin login rate limit ---
+
+# A deployment sits behind a TLS proxy that sets X-Forwarded-Proto; gunicorn trusts that header from
+# FORWARDED_ALLOW_IPS (gunicorn.conf.py), so Django sees those requests as secure. HTTPS=off for plain HTTP.
+HTTPS = env.bool("HTTPS", default=DEPLOYED)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", default=365 * 24 * 3600) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = env.bool("HSTS_PRELOAD", default=True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Scripts and styles come from static files only: no inline <script>, no style="" attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "upgrade-insecure-requests": HTTPS,
+    },
+}
+
+# Public pages kept in the cache (ipgsite/caching), by URL name, with the query parameters that choose
+# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike.
+PAGE_CACHE_VIEWS = {
+    "ipg:outline": [],
+    "ipg:penalties": ["penalty"],
+    "ipg:section": ["langs"],
+    "api:outline": [],
+    "api:section": [],
+    "search:search": ["q", "language", "kind", "page"],
+    "django.contrib.sitemaps.views.sitemap": [],
+    "offline:service-worker": [],
+    "offline:manifest": ["lang"],
+    "offline:pages": ["lang", "langs"],
+}
+PAGE_CACHE_COOKIES = ["ipg_langs"]
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
+PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
+
+# Admin logins: after LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair
+# waits LOGIN_COOLOFF_MINUTES (django-axes; attempts are kept in the database, shared by every process).
+AUTHENTICATION_BACKENDS = [
+    "ipgsite.logins.LoginAttemptsBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "ipgsite.logins.client_ip"
+AXES_LOCKOUT_TEMPLATE = "logins/locked_out.html"
+# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (gunicorn reads the same variable).
+FORWARDED_ALLOW_IPS = env.list("FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
 
 LOGGING = {
     "version": 1,

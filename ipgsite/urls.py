@@ -7,13 +7,16 @@ from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
 
 urlpatterns = [
+    path("admin/translate/", include("ipgsite.translations.urls")),
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
+    path("", include("ipgsite.offline.urls")),
     path("api/", include("ipgsite.api.urls")),
     path("sitemap.xml", sitemap, {"sitemaps": sitemaps}, name="django.contrib.sitemaps.views.sitemap"),
 ]
 
 urlpatterns += i18n_patterns(
+    path("search/", include("ipgsite.search.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,
 )

@@ -16,6 +16,14 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
+@pytest.fixture(autouse=True)
+def fresh_page_cache():
+    """Every test starts with an empty cache: a rolled-back database sends no signal to invalidate it."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def ipg(db):
     """The database holding content/, as `make serve` loads it."""
@@ -51,6 +59,8 @@ def new_page(browser, request):
     contexts = []
 
     def open_page(viewport=PHONE, **options):
+        # The service worker saves every section in the background: only the offline tests ask for it.
+        options.setdefault("service_workers", "block")
         context = browser.new_context(viewport=viewport, **options)
         contexts.append(context)
         return context.new_page()

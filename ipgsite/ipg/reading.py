@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from ipgsite.crosslinks.rendering import linked_text, prefetch_links
+
 from . import languages
 from .markup import render_markdown
 from .models import Note, Part
@@ -56,12 +58,13 @@ def text_of(obj, field_name, code, fallback=True):
     value = getattr(obj, f"{field_name}_{languages.field_suffix(code)}") or ""
     available = [c for c in languages.CODES if getattr(obj, f"{field_name}_{languages.field_suffix(c)}")]
     if value:
-        return Text(code=code, html=render_markdown(value), available=available)
+        return Text(code=code, html=linked_text(obj, code, render_markdown(value)), available=available)
     if fallback:
         for other in languages.others(code):
             if other in available:
                 source = getattr(obj, f"{field_name}_{languages.field_suffix(other)}")
-                return Text(code=code, html=render_markdown(source), shown_from=other, available=available)
+                html = linked_text(obj, other, render_markdown(source))
+                return Text(code=code, html=html, shown_from=other, available=available)
     return Text(code=code, available=available)
 
 
@@ -77,7 +80,7 @@ def note_texts(note, codes):
 
 def paragraphs_with_notes(section):
     notes = Prefetch("notes", queryset=Note.objects.order_by("order"))
-    return section.paragraphs.order_by("order").prefetch_related(notes)
+    return section.paragraphs.order_by("order").prefetch_related(notes, *prefetch_links())
 
 
 def read_section(section, codes, fallback=True):
