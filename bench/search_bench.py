@@ -1,0 +1,196 @@
+"""Search latency at 1x and 50x the corpus: the indexes against a plain LIKE scan, measured in the same run.
+
+    .venv/bin/python bench/search_bench.py                       # SQLite, in a throwaway file
+    .venv/bin/python bench/search_bench.py --postgres postgres://postgres@127.0.0.1:5432/ipg
+                                                                 # PostgreSQL: a throwaway database on that server
+
+The corpus is content/ (1x), then content/ plus 49 synthetic copies of every section with text (50x),
+each copy a new section whose paragraphs and notes repeat the originals. For each query kind it prints
+p50 and p95 of `search.finding.find()` (the view's work: count, rank, one page of results with
+snippets), first with the indexes and then with a LIKE scan of every entry doing the same work,
+and the ratio LIKE/index. The goal is an index p95 under 10 ms at 50x.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+QUERIES = {
+    "CJK, 1 character": ["占", "札", "警", "腹", "誘"],
+    "CJK, 2 characters": ["占卜", "手札", "警告", "誘発", "公开"],
+    "CJK, 3+ characters": ["闇の腹心", "黑暗亲信", "非公開カード", "再调度", "ライブラリー"],
+    "English": ["Dark Confidant", "mulligan", "library", "scry", "hidden card"],
+}
+BENCH_DATABASE = "ipg_bench_search"
+
+
+def setup_database(args):
+    """Point Django at a throwaway database before it starts; return a function that removes it."""
+    if args.postgres:
+        import psycopg
+
+        admin_url = args.postgres.rsplit("/", 1)[0] + "/postgres"  # the server's maintenance database
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
+            conn.execute(f"CREATE DATABASE {BENCH_DATABASE} TEMPLATE template0 ENCODING 'UTF8'")
+        os.environ["DATABASE_URL"] = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}"
+
+        def drop():
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
+
+        return drop
+    directory = tempfile.TemporaryDirectory(prefix="ipg-search-bench-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{directory.name}/bench.sqlite3"
+    return directory.cleanup
+
+
+def add_copies(copies):
+    """Synthetic copies of every section with text: new sections holding the same paragraphs and notes."""
+    from ipgsite.ipg.models import Note, Paragraph, Section
+
+    originals = list(Section.objects.with_text().order_by("order"))
+    for copy in range(1, copies + 1):
+        for index, section in enumerate(originals, 1):
+            clone = Section.objects.create(
+                number=f"{100 + copy}.{index}",
+                chapter=section.chapter,
+                penalty=section.penalty,
+                order=10000 + copy * 100 + index,
+                title_en=f"{section.title_en} (copy {copy})",
+            )
+            paragraphs = list(section.paragraphs.order_by("order"))
+            clones = Paragraph.objects.bulk_create(
+                Paragraph(
+                    section=clone,
+                    key=p.key,
+                    part=p.part,
+                    order=p.order,
+                    bullet=p.bullet,
+                    text_en=p.text_en,
+                    text_zh_hans=p.text_zh_hans,
+                    text_ja=p.text_ja,
+                )
+                for p in paragraphs
+            )
+            by_key = {p.key: p for p in clones}
+            Note.objects.bulk_create(
+                Note(
+                    paragraph=by_key[n.paragraph.key],
+                    language=n.language,
+                    source=n.source,
+                    order=n.order,
+                    body_en=n.body_en,
+                    body_zh_hans=n.body_zh_hans,
+                    body_ja=n.body_ja,
+                )
+                for n in Note.objects.filter(paragraph__section=section).select_related("paragraph")
+            )
+
+
+def analyze(connection):
+    """Fresh planner statistics, as autovacuum would gather on a live PostgreSQL."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+def measure(queries, repeat, by_like):
+    from ipgsite.search.finding import SectionNames, find
+    from ipgsite.search.query import Query
+
+    samples, found = [], 0
+    for text in queries:
+        query = Query.parse(text)
+        find(query, "en", names=SectionNames(), by_like=by_like)  # warm-up
+        for _ in range(repeat):
+            started = time.perf_counter()
+            results = find(query, "en", names=SectionNames(), by_like=by_like)
+            samples.append((time.perf_counter() - started) * 1000)
+        found += results.total
+    return samples, found
+
+
+def percentile(samples, fraction):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def report(scale, repeat):
+    from ipgsite.search.models import Entry
+
+    print(f"\n## corpus {scale}: {Entry.objects.count()} entries (paragraphs and notes × languages)")
+    print(
+        f"{'query kind':<20} {'index p50':>10} {'p95':>8} {'LIKE p50':>10} {'p95':>8} {'LIKE/index p95':>15}  results"
+    )
+    worst = 0.0
+    for kind, queries in QUERIES.items():
+        index, found = measure(queries, repeat, by_like=False)
+        like, like_found = measure(queries, repeat, by_like=True)
+        assert found == like_found, f"{kind}: the index found {found}, LIKE found {like_found}"
+        p50, p95 = statistics.median(index), percentile(index, 0.95)
+        like50, like95 = statistics.median(like), percentile(like, 0.95)
+        worst = max(worst, p95)
+        print(
+            f"{kind:<20} {p50:>8.2f}ms {p95:>6.2f}ms {like50:>8.2f}ms {like95:>6.2f}ms {like95 / p95:>14.1f}x  {found}"
+        )
+    return worst
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL URL: the throwaway database goes on its server")
+    parser.add_argument("--repeat", type=int, default=20, help="timed runs of each query (default 20)")
+    parser.add_argument(
+        "--copies", type=int, default=49, help="synthetic copies for the large corpus (default 49: 50x)"
+    )
+    args = parser.parse_args()
+
+    cleanup = setup_database(args)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ipgsite.settings")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+
+        from ipgsite.search.index import rebuild_index
+
+        call_command("migrate", verbosity=0)
+        call_command("loadcontent", verbosity=0)
+        analyze(connection)
+        print(
+            f"# search latency on {connection.vendor} ({connection.settings_dict['NAME']}), {args.repeat} runs a query;"
+            f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work on the machine shows in p95)"
+        )
+        report("1x", args.repeat)
+
+        started = time.perf_counter()
+        add_copies(args.copies)
+        copied = time.perf_counter() - started
+        started = time.perf_counter()
+        rebuild_index()
+        indexed = time.perf_counter() - started
+        analyze(connection)
+        print(f"\n(made {args.copies} copies in {copied:.1f} s; indexed everything in {indexed:.1f} s)")
+        worst = report(f"{args.copies + 1}x", args.repeat)
+        verdict = "meets" if worst < 10 else "MISSES"
+        print(f"\nworst index p95 at {args.copies + 1}x: {worst:.2f} ms, which {verdict} the goal of 10 ms", end="")
+        print(f" (load average now {os.getloadavg()[0]:.1f})")
+    finally:
+        cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Storing the mentions found in paragraphs and notes as `Link` rows, and keeping them current."""
+
+from django.db import transaction
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Note, Paragraph
+
+from .backlog import Backlog
+from .matching import Matcher
+from .models import Link
+from .text import pieces
+
+
+def mentions_in(html, matcher):
+    """Every mention in the linkable text of rendered HTML, with offsets in its text."""
+    for piece in pieces(html):
+        if piece.linkable:
+            for mention in matcher.mentions(piece.text):
+                yield mention, piece.offset
+
+
+def links_of(obj, field, paragraph, section_id, matcher, note=None):
+    """Unsaved links for each language of a paragraph's text or a note's body; never to its own section."""
+    found = []
+    for code in languages.CODES:
+        value = getattr(obj, f"{field}_{languages.field_suffix(code)}")
+        if not value:
+            continue
+        for mention, offset in mentions_in(render_markdown(value), matcher):
+            if mention.section_id == section_id:
+                continue
+            found.append(
+                Link(
+                    paragraph=paragraph,
+                    note=note,
+                    language=code,
+                    start=offset + mention.start,
+                    end=offset + mention.end,
+                    text=mention.text[:300],
+                    section_id=mention.section_id,
+                    mtr=mention.mtr,
+                )
+            )
+    return found
+
+
+@transaction.atomic
+def relink(paragraph_ids=(), note_ids=()):
+    """Find the mentions again in these paragraphs' own text and in these notes (ids of deleted rows are skipped)."""
+    matcher = Matcher.from_database()
+    Link.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
+    Link.objects.filter(note_id__in=note_ids).delete()
+    links = []
+    for paragraph in Paragraph.objects.filter(pk__in=paragraph_ids):
+        links += links_of(paragraph, "text", paragraph, paragraph.section_id, matcher)
+    for note in Note.objects.filter(pk__in=note_ids).select_related("paragraph"):
+        links += links_of(note, "body", note.paragraph, note.paragraph.section_id, matcher, note=note)
+    Link.objects.bulk_create(links)
+
+
+@transaction.atomic
+def rebuild_links():
+    """Find every mention again, in every paragraph and note: after a bulk load, or when names change."""
+    backlog.clear()
+    matcher = Matcher.from_database()
+    Link.objects.all().delete()
+    links = []
+    for paragraph in Paragraph.objects.all():
+        links += links_of(paragraph, "text", paragraph, paragraph.section_id, matcher)
+    for note in Note.objects.select_related("paragraph"):
+        links += links_of(note, "body", note.paragraph, note.paragraph.section_id, matcher, note=note)
+    Link.objects.bulk_create(links, batch_size=500)
+    return len(links)
+
+
+# Edits are relinked when they are committed, or before links are next read in the same thread.
+backlog = Backlog(relink, rebuild_links)

@@ -1,0 +1,63 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Note, Paragraph, Section
+
+
+class LinkQuerySet(models.QuerySet):
+    def pointing_to(self, section):
+        return self.filter(section=section)
+
+    def in_text_of(self, paragraph):
+        """Mentions in the paragraph's own text, not in its notes."""
+        return self.filter(paragraph=paragraph, note__isnull=True)
+
+    def in_note(self, note):
+        return self.filter(note=note)
+
+    def in_reading_order(self):
+        return self.order_by("paragraph__section__order", "paragraph__order", "note__order", "language", "start")
+
+
+class Link(models.Model):
+    """A mention, in one language of a paragraph or of a note on it, of an IPG section or of a section of the MTR.
+
+    `start` and `end` locate the mention in the text of the rendered paragraph (see crosslinks.text),
+    so that pages can turn exactly the stored mentions into links.
+    """
+
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="links")
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="links")
+    language = models.CharField(max_length=10, choices=[(c, c) for c in languages.CODES])
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    text = models.CharField(max_length=300, help_text=_("The words of the mention, as the text has them."))
+    section = models.ForeignKey(
+        Section,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="mentions",
+        help_text=_("The IPG section mentioned."),
+    )
+    mtr = models.CharField(
+        max_length=20, blank=True, help_text=_("The Magic Tournament Rules section mentioned, e.g. 4.3.")
+    )
+
+    objects = LinkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(section__isnull=False, mtr="") | models.Q(section__isnull=True) & ~models.Q(mtr="")
+                ),
+                name="link_points_to_ipg_or_mtr",
+            ),
+        ]
+
+    def __str__(self):
+        target = f"MTR {self.mtr}" if self.mtr else f"IPG {self.section.number}"
+        return f"{self.paragraph} ({self.language}): {self.text!r} → {target}"

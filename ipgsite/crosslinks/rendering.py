@@ -1,0 +1,86 @@
+"""Turning the stored mentions in rendered text into links to the sections, in the reader's language."""
+
+import nh3
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
+
+from ipgsite.ipg import markup
+from ipgsite.ipg.models import Note
+
+from .build import backlog
+from .models import Link
+from .text import pieces
+
+# The translators' sanitizer, plus what linking adds: a class and title on links, and <cite> for the MTR.
+TAGS = markup.ALLOWED_TAGS | {"a", "cite"}
+ATTRIBUTES = {tag: set(attrs) for tag, attrs in markup.ALLOWED_ATTRIBUTES.items()}
+ATTRIBUTES["a"] = ATTRIBUTES.get("a", set()) | {"href", "title", "class", "rel"}
+ATTRIBUTES["cite"] = {"class", "title"}
+
+
+def prefetch_links():
+    """Prefetches for a queryset of paragraphs: the links in their text and in their notes.
+
+    Links still owed to this thread's recent edits are made first, so that a page shows what was just saved.
+    """
+    backlog.flush()
+    links = Link.objects.select_related("section").order_by("start")
+    return [Prefetch("links", queryset=links), Prefetch("notes__links", queryset=links)]
+
+
+def stored_links(obj, code):
+    """The links found in one language of a paragraph's text (not its notes) or of a note's body."""
+    is_note = isinstance(obj, Note)
+    return [link for link in obj.links.all() if link.language == code and (is_note or link.note_id is None)]
+
+
+def _title(section, code):
+    title = section.title_in(code) or section.title_en
+    return f"{section.number} {title}"
+
+
+def _mention_html(link, code):
+    if link.mtr:
+        title = gettext("Magic Tournament Rules, section %(number)s") % {"number": link.mtr}
+        return format_html('<cite class="mtr" title="{}">{}</cite>', title, link.text)
+    href = reverse("ipg:section", kwargs={"number": link.section.number})
+    return format_html('<a class="xref" href="{}" title="{}">{}</a>', href, _title(link.section, code), link.text)
+
+
+def with_links(html, links):
+    """The rendered HTML with each stored mention made a link (or a citation, for the MTR); still sanitized.
+
+    A mention whose words are no longer where it was found (the text changed since) is left as text.
+    """
+    if not links:
+        return html
+    code = get_language()
+    pending = sorted(links, key=lambda link: link.start)
+    out = []
+    for piece in pieces(html):
+        end = piece.offset + len(piece.text)
+        here = [link for link in pending if piece.linkable and piece.offset <= link.start and link.end <= end]
+        if not here:
+            out.append(piece.raw)
+            continue
+        cursor = 0
+        for link in here:
+            start, stop = link.start - piece.offset, link.end - piece.offset
+            if start < cursor or piece.text[start:stop] != link.text:
+                continue
+            out.append(escape(piece.text[cursor:start]))
+            out.append(_mention_html(link, code))
+            cursor = stop
+        out.append(escape(piece.text[cursor:]))
+    clean = nh3.clean(
+        "".join(out), tags=TAGS, attributes=ATTRIBUTES, url_schemes=markup.ALLOWED_URL_SCHEMES, link_rel=None
+    )
+    return mark_safe(clean)
+
+
+def linked_text(obj, code, html):
+    """The rendered text of `obj` (a paragraph or a note) in language `code`, with its mentions linked."""
+    return with_links(html, stored_links(obj, code))

@@ -1,0 +1,165 @@
+"""Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.db import connection
+
+from ipgsite.crosslinks.matching import canonical
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Alias, Section
+
+from . import backends
+from .folding import fold
+from .index import backlog
+from .models import Entry, Kind
+from .snippets import snippet
+
+PAGE_SIZE = 20
+NUMBER = re.compile(r"^(?:(?:section|ipg|§)\s*)?(?P<number>\d+\.\d+)\s*[節节]?$|^appendix\s*(?P<appendix>[a-z])$")
+QUOTES = "\"'“”‘’「」『』〔〕【】()（）[]"
+
+
+# Sections by name or number
+
+
+def _name_key(name):
+    return canonical(fold(name).strip(QUOTES + " "))
+
+
+TITLE_FIELDS = [f"title_{languages.field_suffix(code)}" for code in languages.CODES]
+
+
+@lru_cache(maxsize=4)
+def _folded_names(sections, aliases):
+    numbers, names = {}, {}
+    for pk, number, *titles in sections:
+        numbers[number.casefold()] = pk
+        names[pk] = {_name_key(title) for title in titles if title}
+    for section_id, name in aliases:
+        names.setdefault(section_id, set()).add(_name_key(name))
+    joined = {pk: "\n".join(keys) for pk, keys in names.items()}  # a quick first test: is each term in some name?
+    return numbers, names, joined
+
+
+class SectionNames:
+    """Every section's names (titles in each language, aliases, former names) and numbers, folded for comparison."""
+
+    def __init__(self):
+        # Read on every search, so in plain SQL: the ORM would spend more time building these two queries than
+        # the database spends answering them. The folded names are computed once per distinct set of rows.
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id, number, {', '.join(TITLE_FIELDS)} FROM {Section._meta.db_table} ORDER BY id")
+            sections = tuple(cursor.fetchall())
+            cursor.execute(f"SELECT section_id, name FROM {Alias._meta.db_table} ORDER BY id")
+            aliases = tuple(cursor.fetchall())
+        self.numbers, self.names, self.joined = _folded_names(sections, aliases)
+
+    def named_by(self, text):
+        """The section that `text` is the number or the name of, if any."""
+        key = _name_key(text)
+        match = NUMBER.match(key)
+        if match:
+            pk = self.numbers.get(match.group("number") or match.group("appendix"))
+        else:
+            owners = [pk for pk, names in self.names.items() if key in names]
+            pk = owners[0] if len(owners) == 1 else None
+        return Section.objects.get(pk=pk) if pk is not None else None
+
+    def containing(self, terms):
+        """Sections whose names contain every term: how a reader finds a section that has no text yet."""
+        if not terms:
+            return []
+        pks = [
+            pk
+            for pk, names in self.names.items()
+            if all(term in self.joined[pk] for term in terms) and any(all(t in name for t in terms) for name in names)
+        ]
+        return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
+
+
+# Paragraphs and notes
+
+
+@dataclass
+class Hit:
+    """One paragraph's text, or one note, in one language, that contains the query."""
+
+    key: str  # the paragraph's key: its anchor
+    language: str
+    kind: str
+    is_note: bool
+    snippet: str
+    url: str
+
+    @property
+    def kind_label(self):
+        return Kind(self.kind).label
+
+    @property
+    def lang(self):
+        return languages.html_lang(self.language)
+
+    @property
+    def language_name(self):
+        return languages.name(self.language)
+
+
+@dataclass
+class Group:
+    section: Section
+    url: str
+    hits: list = field(default_factory=list)
+
+
+@dataclass
+class Results:
+    total: int = 0
+    page: int = 1
+    groups: list = field(default_factory=list)
+    sections: list = field(default_factory=list)
+
+    @property
+    def has_next(self):
+        return self.page * PAGE_SIZE < self.total
+
+    @property
+    def shown(self):
+        return sum(len(group.hits) for group in self.groups)
+
+    @property
+    def first(self):
+        return (self.page - 1) * PAGE_SIZE + 1
+
+
+def find(query, page_language, names=None, by_like=False):
+    """The entries that contain every term of the query, one page of them, grouped by section in rank order."""
+    backlog.flush()
+    names = names or SectionNames()
+    results = Results(page=query.page, sections=names.containing(query.terms))
+    if not query.terms:
+        return results
+    search = backends.search_for(query.terms, query.languages, query.kinds, page_language, by_like=by_like)
+    results.total, ids = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    fields = ["id", "section_id", "note_id", "language", "kind", "text", "folded", "paragraph__key"]
+    entries = {row["id"]: row for row in Entry.objects.filter(pk__in=ids).values(*fields)}
+    sections = Section.objects.in_bulk({row["section_id"] for row in entries.values()})
+    groups = {}
+    for row in (entries[pk] for pk in ids):
+        section = sections[row["section_id"]]
+        if section.pk not in groups:
+            groups[section.pk] = Group(section=section, url=section.get_absolute_url())
+        group = groups[section.pk]
+        group.hits.append(
+            Hit(
+                key=row["paragraph__key"],
+                language=row["language"],
+                kind=row["kind"],
+                is_note=row["note_id"] is not None,
+                snippet=snippet(row["text"], query.terms, row["language"], folded=row["folded"]),
+                url=f"{group.url}#{row['paragraph__key']}",
+            )
+        )
+    results.groups = list(groups.values())
+    return results

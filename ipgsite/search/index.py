@@ -1,0 +1,67 @@
+"""Building the search index from paragraphs and notes, and keeping it current."""
+
+from django.db import transaction
+
+from ipgsite.crosslinks.backlog import Backlog
+from ipgsite.crosslinks.text import plain_text
+from ipgsite.ipg import languages
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Note, Paragraph
+
+from .folding import fold, grams
+from .models import Entry, Kind
+
+
+def entries_for(obj, field, paragraph, note=None):
+    """Unsaved entries: one per language the paragraph's text (or the note's body) is written in."""
+    found = []
+    for code in languages.CODES:
+        value = getattr(obj, f"{field}_{languages.field_suffix(code)}")
+        if not value:
+            continue
+        text = plain_text(render_markdown(value))
+        folded = fold(text)
+        found.append(
+            Entry(
+                section_id=paragraph.section_id,
+                paragraph=paragraph,
+                note=note,
+                language=code,
+                kind=Kind.of(paragraph, note),
+                text=text,
+                folded=folded,
+                grams=grams(folded),
+            )
+        )
+    return found
+
+
+@transaction.atomic
+def reindex(paragraph_ids=(), note_ids=()):
+    """Index these paragraphs' own text and these notes again (ids of deleted rows are skipped)."""
+    Entry.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
+    Entry.objects.filter(note_id__in=note_ids).delete()
+    entries = []
+    for paragraph in Paragraph.objects.filter(pk__in=paragraph_ids):
+        entries += entries_for(paragraph, "text", paragraph)
+    for note in Note.objects.filter(pk__in=note_ids).select_related("paragraph"):
+        entries += entries_for(note, "body", note.paragraph, note=note)
+    Entry.objects.bulk_create(entries)
+
+
+@transaction.atomic
+def rebuild_index():
+    """Index every paragraph and note again, e.g. after content is loaded in bulk."""
+    backlog.clear()
+    Entry.objects.all().delete()
+    entries = []
+    for paragraph in Paragraph.objects.all():
+        entries += entries_for(paragraph, "text", paragraph)
+    for note in Note.objects.select_related("paragraph"):
+        entries += entries_for(note, "body", note.paragraph, note=note)
+    Entry.objects.bulk_create(entries, batch_size=500)
+    return len(entries)
+
+
+# Edits are indexed when they are committed, or before the next search in the same thread.
+backlog = Backlog(reindex, rebuild_index)

@@ -1,0 +1,80 @@
+"""A short piece of an entry's text around what matched, escaped, with the matches marked."""
+
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
+from .folding import fold, fold_with_spans
+
+# How much text to show, in characters: CJK text says more per character.
+WIDTH = {"en": 180, "zh-hans": 80, "ja": 90}
+BEFORE = {"en": 50, "zh-hans": 20, "ja": 22}
+ELLIPSIS = "…"
+
+
+def matched_spans(text, terms, folded=None):
+    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order.
+
+    `folded` is the text's stored fold: when it is as long as the text, positions usually carry over
+    one to one, which each match confirms; otherwise the text is folded again, keeping track of positions.
+    """
+    spans = None
+    if folded is not None and len(folded) == len(text):
+        spans = _find(folded, terms, lambda at: at, lambda end: end)
+        if any(fold(text[start:end]) != folded[start:end] for start, end in spans):
+            spans = None
+    if spans is None:
+        folded, origin = fold_with_spans(text)
+        spans = _find(folded, terms, lambda at: origin[at][0], lambda end: origin[end - 1][1])
+    merged = []
+    for start, end in sorted(spans):
+        if merged and (start <= merged[-1][1] or not text[merged[-1][1] : start].strip()):
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _find(folded, terms, start_of, end_of):
+    spans = []
+    for term in terms:
+        at = folded.find(term) if term else -1
+        while at != -1:
+            spans.append((start_of(at), end_of(at + len(term))))
+            at = folded.find(term, at + len(term))
+    return spans
+
+
+def _window(text, anchor, language):
+    """The part of `text` to show: `width` characters or so, starting a little before the anchor (start, end)."""
+    width, before = WIDTH.get(language, 120), BEFORE.get(language, 30)
+    if len(text) <= width:
+        return 0, len(text)
+    first, last = anchor or (0, 0)
+    start = max(0, min(first - before, len(text) - width))
+    end = min(len(text), max(start + width, last))
+    if language == "en":  # don't cut words in half
+        space = text.find(" ", start, first) if start > 0 else -1
+        start = space + 1 if space != -1 else start
+        space = text.rfind(" ", max(start, end - 25), end) if end < len(text) else -1
+        end = space if space >= last else end
+    return start, end
+
+
+def snippet(text, terms, language, folded=None):
+    spans = matched_spans(text, terms, folded)
+    # Start near the most telling match: the first of the longest term ("Sphinx", not "of").
+    longest = matched_spans(text, [max(terms, key=len)], folded) if len(terms) > 1 else spans
+    start, end = _window(text, longest[0] if longest else None, language)
+    out = [ELLIPSIS] if start > 0 else []
+    cursor = start
+    for span_start, span_end in spans:
+        span_start, span_end = max(span_start, start), min(span_end, end)
+        if span_start >= span_end or span_start < cursor:
+            continue
+        out.append(escape(text[cursor:span_start]))
+        out.append(f"<mark>{escape(text[span_start:span_end])}</mark>")
+        cursor = span_end
+    out.append(escape(text[cursor:end]))
+    if end < len(text):
+        out.append(ELLIPSIS)
+    return mark_safe("".join(out))

@@ -1,0 +1,43 @@
+from urllib.parse import urlencode
+
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from ipgsite.ipg import languages
+
+from .finding import SectionNames, find
+from .models import Kind
+from .query import MAX_LENGTH, MAX_TERMS, Query
+
+
+@require_safe
+def search(request):
+    """`/<lang>/search/?q=…`: a section's number or name goes to it; anything else lists what contains it."""
+    query = Query.from_request(request)
+    names = SectionNames()
+    if query.text:
+        section = names.named_by(query.text)
+        if section is not None:
+            return redirect(section.get_absolute_url())
+    results = find(query, get_language(), names=names)
+    context = {
+        "previous_page_url": _page_url(query, query.page - 1) if query.terms and query.page > 1 else "",
+        "next_page_url": _page_url(query, query.page + 1) if results.has_next else "",
+        "query": query,
+        "search_query": query.text,
+        "results": results,
+        "max_length": MAX_LENGTH,
+        "max_terms": MAX_TERMS,
+        "language_choices": [(code, languages.html_lang(code), languages.name(code)) for code in languages.CODES],
+        "kind_choices": Kind.choices,
+    }
+    return render(request, "search/search.html", context)
+
+
+def _page_url(query, page):
+    """Another page of the same results; built from the cleaned query, never echoing raw input."""
+    params = [("q", query.text), *(("language", c) for c in query.languages), *(("kind", k) for k in query.kinds)]
+    if page > 1:
+        params.append(("page", page))
+    return "?" + urlencode(params)

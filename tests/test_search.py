@@ -1,0 +1,342 @@
+"""Search: the queries judges type, in three languages, find the paragraph they need; names and numbers go
+straight to their section; results are grouped, ranked, highlighted and filtered; the index follows the text."""
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from pages import parse
+
+from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.search.models import Entry
+
+PHONE = {"width": 390, "height": 844}
+
+
+def search(client, q, reader="en", **filters):
+    response = client.get(f"/{reader}/search/", {"q": q, **filters})
+    assert response.status_code == 200, (q, response.status_code, response.get("Location"))
+    return parse(response.content)
+
+
+def hits(html):
+    """(href, language of the snippet, kind label) of every result, in order."""
+    found = []
+    for result in html.find_all("li", class_="result"):
+        link = result.find("p", class_="result-where").find("a")
+        meta = result.find("span", class_="result-meta").text()
+        found.append((link.attrs["href"], result.find("p", class_="snippet").attrs["lang"], meta))
+    return found
+
+
+def results(html):
+    """Each result as the reader tells it apart: where it links, its kind and language, and its snippet."""
+    return [
+        (r.find("a").attrs["href"], r.find("span", class_="result-meta").text(), r.find("p", class_="snippet").text())
+        for r in html.find_all("li", class_="result")
+    ]
+
+
+def urls(html):
+    return [href for href, _lang, _meta in hits(html)]
+
+
+# Real judge queries, each with the paragraph it must find
+
+
+@pytest.mark.parametrize(
+    "query, target, lang",
+    [
+        # English
+        ("Dark Confidant", "2.3/#example-c", "en"),
+        ("Ancestral Recall", "2.3/#example-a", "en"),
+        ("scries two cards", "2.3/#example-b", "en"),
+        ("Collected Company", "2.3/#philosophy-5", "en"),
+        ("Sphinx of Jwar Isle", "2.3/#remedy-5", "en"),
+        ("morph disguise", "2.3/#upgrade-1", "en"),
+        ("forced mulligan", "2.4/#philosophy-1", "en"),
+        ("eight cards", "2.4/#example-a", "en"),
+        ("top card library mulligan", "2.4/#philosophy-2", "en"),
+        # Simplified Chinese
+        ("占卜", "2.3/#example-b", "zh-Hans"),
+        ("黑暗亲信", "2.3/#example-c", "zh-Hans"),
+        ("爪尔岛史芬斯", "2.3/#remedy-5", "zh-Hans"),
+        ("脑力激荡", "2.3/#philosophy-3", "zh-Hans"),
+        ("再调度", "2.4/#definition-1", "zh-Hans"),
+        ("八张牌", "2.4/#example-a", "zh-Hans"),
+        ("手牌", "2.3/#example-d", "zh-Hans"),
+        # Japanese
+        ("手札", "2.3/#example-d", "ja"),
+        ("警告", "2.1/#definition-16", "ja"),
+        ("闇の腹心", "2.3/#example-c", "ja"),
+        ("占術", "2.3/#example-b", "ja"),
+        ("渦まく知識", "2.3/#philosophy-3", "ja"),
+        ("ナーセット", "2.3/#definition-1", "ja"),  # in a note
+        ("賛美", "2.1/#example-a", "ja"),
+        ("誘発 忘れ", "2.1/#definition-9", "ja"),
+        ("腹", "2.3/#example-c", "ja"),  # a single character
+    ],
+)
+def test_judge_queries_find_their_paragraph(client, ipg, query, target, lang):
+    results = hits(search(client, query))
+    assert (f"/en/ipg/{target}", lang) in [(href, found_lang) for href, found_lang, _ in results], results
+
+
+@pytest.mark.parametrize("query", ["Dark Confidant", "黑暗亲信", "闇の腹心"])
+def test_a_card_name_in_any_script_finds_its_example(client, ipg, query):
+    assert "/en/ipg/2.3/#example-c" in urls(search(client, query))
+
+
+@pytest.mark.parametrize(
+    "query", ["DARK CONFIDANT", "dark confidant", "Ｄａｒｋ　Ｃｏｎｆｉｄａｎｔ", "ＤＡＲＫ confidant"]
+)
+def test_case_and_width_do_not_matter(client, ipg, query):
+    assert ("/en/ipg/2.3/#example-c", "en") in [(h, lang) for h, lang, _ in hits(search(client, query))]
+
+
+def test_half_width_katakana_finds_full_width(client, ipg):
+    assert "/en/ipg/2.3/#definition-1" in urls(search(client, "ﾅｰｾｯﾄ"))
+
+
+def test_results_link_to_the_paragraph_in_the_readers_language(client, ipg):
+    assert "/ja/ipg/2.3/#example-c" in urls(search(client, "Dark Confidant", reader="ja"))
+    assert "/zh-hans/ipg/2.3/#example-c" in urls(search(client, "闇の腹心", reader="zh-hans"))
+
+
+def test_a_query_that_matches_nothing_says_so(client, ipg):
+    html = search(client, "Black Lotus")
+    assert hits(html) == []
+    assert "Nothing found" in html.find("p", class_="no-results").text()
+
+
+def test_every_term_must_match(client, ipg):
+    assert urls(search(client, "Dark Confidant mulligan")) == []
+
+
+# Section numbers and names go straight to the section
+
+
+@pytest.mark.parametrize(
+    "query, number",
+    [
+        ("2.3", "2.3"),
+        ("２．５", "2.5"),
+        ("2.5節", "2.5"),
+        ("section 2.4", "2.4"),
+        ("Hidden Card Error", "2.3"),
+        ("hidden card error", "2.3"),
+        ("Game Play Error — Hidden Card Error", "2.3"),
+        ("Game Play Error - Hidden Card Error", "2.3"),
+        ("非公開カードに関する誤り", "2.3"),
+        ("非公开牌张失误", "2.3"),
+        ("游戏行动失误~额外抓牌", "2.3"),  # its former name
+        ("GRV", "2.5"),
+        ("“违反游戏规则”", "2.5"),
+        ("〔ゲーム上の誤り ― 過剰なカードを見た〕", "2.2"),
+        ("Tournament Error — Marked Cards", "3.8"),
+        ("Appendix A", "A"),
+    ],
+)
+def test_a_section_number_or_name_goes_straight_to_the_section(client, ipg, query, number):
+    for reader in ("en", "ja"):
+        response = client.get(f"/{reader}/search/", {"q": query})
+        assert response.status_code == 302
+        assert response["Location"] == f"/{reader}/ipg/{number}/"
+
+
+def test_an_unknown_section_number_is_an_ordinary_search(client, ipg):
+    html = search(client, "9.9")
+    assert hits(html) == []
+
+
+def test_part_of_a_name_lists_the_sections_it_names(client, ipg):
+    html = search(client, "Marked")
+    sections = html.find("section", class_="matching-sections")
+    assert [a.attrs["href"] for a in sections.find_all("a")] == ["/en/ipg/3.8/"]
+
+
+# Grouped, ranked, highlighted
+
+
+def test_results_are_grouped_by_section_in_rank_order(client, ipg):
+    html = search(client, "mulligan")
+    groups = html.find_all("section", class_="result-group")
+    assert groups[0].find("h2").find("a").attrs["href"] == "/en/ipg/2.4/"
+    first_hits = [a.attrs["href"] for a in groups[0].find_all("a") if "#" in a.attrs["href"]]
+    # The example that says "mulligan" three times in one sentence comes first.
+    assert first_hits[0] == "/en/ipg/2.4/#example-d"
+    sections = [g.find("h2").find("a").attrs["href"] for g in groups]
+    assert len(sections) == len(set(sections)), "each section is one group"
+
+
+def test_official_text_outranks_a_note_that_says_the_same_as_often(client, ipg):
+    html = search(client, "闇の腹心")
+    assert hits(html)[0][2].startswith("Examples")
+    assert hits(html)[1][2].startswith("Commentary")
+
+
+def test_the_match_is_highlighted_in_its_original_form(client, ipg):
+    html = search(client, "dark confidant")
+    snippet = next(
+        r for r in html.find_all("li", class_="result") if r.find("p", class_="snippet").attrs["lang"] == "en"
+    )
+    assert [m.text() for m in snippet.find_all("mark")] == ["Dark Confidant"]
+    html = search(client, "ＤＡＲＫ")
+    assert "Dark" in [m.text() for m in html.find_all("mark")]
+
+
+def test_a_long_text_is_cut_around_the_match(client, ipg):
+    html = search(client, "Sphinx of Jwar Isle")
+    snippet = next(
+        r for r in html.find_all("li", class_="result") if r.find("p", class_="snippet").attrs["lang"] == "en"
+    )
+    text = snippet.find("p", class_="snippet").text()
+    assert text.startswith("…") and len(text) < 250
+    assert "Sphinx of Jwar Isle" in [m.text() for m in snippet.find_all("mark")]
+
+
+def test_snippets_are_escaped_then_marked(client, ipg):
+    p = Paragraph.objects.get(section__number="2.4", key="definition-2")
+    p.text_en = "Never type `<b>Dark Confidant</b>` & friends here."
+    p.save()
+    body = client.get("/en/search/", {"q": "Dark Confidant"}).content.decode()
+    assert "Never type &lt;b&gt;<mark>Dark Confidant</mark>&lt;/b&gt; &amp; friends here." in body
+    body = client.get("/en/search/", {"q": "<b>Dark Confidant"}).content.decode()
+    assert "&lt;<mark>b&gt;Dark Confidant</mark>&lt;/b&gt;" in body and "<b>" not in body
+
+
+def test_snippets_carry_their_language(client, ipg):
+    languages = {lang for _, lang, _ in hits(search(client, "Dark Confidant"))}
+    assert languages == {"en", "zh-Hans"}  # the Chinese example names the card in English too
+
+
+# Filters
+
+
+def test_filter_by_language(client, ipg):
+    html = search(client, "Dark Confidant", language="zh-hans")
+    assert {lang for _, lang, _ in hits(html)} == {"zh-Hans"}
+    assert "checked" in html.find("input", name="language", value="zh-hans").attrs
+    assert "checked" not in html.find("input", name="language", value="en").attrs
+
+
+def test_filter_by_kind(client, ipg):
+    notes = hits(search(client, "手札", kind="note"))
+    assert notes and all(meta.startswith("Commentary") for _, _, meta in notes)
+    examples = hits(search(client, "手札", kind="example"))
+    assert examples and all("#example-" in href for href, _, _ in examples)
+    official = hits(search(client, "手札", kind="text"))
+    assert official and all(meta.startswith("Official text") for _, _, meta in official)
+    assert len(notes) + len(examples) + len(official) == len(hits(search(client, "手札")))
+
+
+def test_filters_combine_and_unknown_values_are_ignored(client, ipg):
+    both = hits(search(client, "警告", language="ja", kind=["note", "nonsense"]))
+    assert both and all(lang == "ja" and meta.startswith("Commentary") for _, lang, meta in both)
+    assert hits(search(client, "占卜", language="xx")) == hits(search(client, "占卜"))
+
+
+def test_many_results_come_a_page_at_a_time(client, ipg):
+    first = search(client, "の")
+    link = first.find("a", rel="next")
+    assert link is not None
+    second = parse(client.get(f"/en/search/{link.attrs['href']}").content)
+    assert hits(second) and not set(results(first)) & set(results(second))
+    assert second.find("a", rel="prev") is not None
+
+
+# The index follows the text
+
+
+def test_an_edit_in_the_admin_is_found_at_once(admin_client, client, ipg):
+    from people import admin_form_data
+
+    p = Paragraph.objects.get(section__number="2.4", key="definition-2")
+    form = admin_client.get(f"/admin/ipg/paragraph/{p.pk}/change/")
+    data = admin_form_data(form)
+    data["text_en"] = "Trivial process errors, such as shuffling a Quokka, are not an infraction."
+    response = admin_client.post(f"/admin/ipg/paragraph/{p.pk}/change/", data)
+    assert response.status_code == 302, response.content[:3000]
+    assert urls(search(client, "quokka")) == ["/en/ipg/2.4/#definition-2"]
+    assert "/en/ipg/2.4/#definition-2" not in urls(search(client, "declaring an intent"))
+
+
+def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
+    note = Note.objects.create(
+        paragraph=Paragraph.objects.get(section__number="2.4", key="example-a"),
+        language="ja",
+        source="Test",
+        order=1,
+        body_ja="ウーパールーパー",
+    )
+    assert urls(search(client, "ウーパールーパー")) == ["/en/ipg/2.4/#example-a"]
+    assert urls(search(client, "ウー")) == ["/en/ipg/2.4/#example-a"]  # two characters: the other index
+    note.delete()
+    assert urls(search(client, "ウーパールーパー")) == []
+    assert urls(search(client, "ウー")) == []
+
+
+def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):
+    call_command("loadcontent", verbosity=0)
+    p = Paragraph.objects.get(section__number="2.4", key="definition-2")
+    p.text_ja = "カピバラ"
+    p.save()  # autocommit: committed at once
+    assert Entry.objects.get(folded__contains="カピバラ").paragraph == p
+
+
+def test_loading_content_rebuilds_the_index(client, ipg):
+    Entry.objects.all().delete()
+    assert urls(search(client, "Dark Confidant")) == []
+    call_command("loadcontent", verbosity=0)
+    assert "/en/ipg/2.3/#example-c" in urls(search(client, "Dark Confidant"))
+
+
+def test_the_databases_own_text_index_holds_every_entry(ipg):
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(
+                "SELECT COUNT(*) FROM search_entry_trigrams WHERE search_entry_trigrams MATCH '\"confidant\"'"
+            )
+            assert cursor.fetchone()[0] == 2
+            cursor.execute("SELECT COUNT(*) FROM search_entry_grams WHERE search_entry_grams MATCH '\"手札\"'")
+        else:
+            cursor.execute("SELECT COUNT(*) FROM pg_indexes WHERE indexname = 'search_entry_folded_trigrams'")
+            assert cursor.fetchone()[0] == 1
+            cursor.execute("SELECT COUNT(*) FROM search_entry WHERE grams_words @@ plainto_tsquery('simple', '手札')")
+        assert cursor.fetchone()[0] == Entry.objects.filter(folded__contains="手札").count() > 0
+
+
+# The search box
+
+
+@pytest.mark.parametrize("url", ["/en/", "/zh-hans/ipg/2.3/", "/ja/ipg/4.8/", "/en/penalties/", "/en/search/?q=x"])
+def test_every_page_has_a_search_box_in_its_header(client, ipg, url):
+    html = parse(client.get(url).content)
+    form = html.find("header").find("form", role="search")
+    prefix = url.split("/")[1]
+    assert form.attrs["action"] == f"/{prefix}/search/" and form.attrs["method"] == "get"
+    box = form.find("input", name="q")
+    assert form.find("label").attrs["for"] == box.attrs["id"]
+
+
+def test_an_empty_search_is_a_plain_page(client, ipg):
+    html = search(client, "")
+    assert hits(html) == [] and html.find("input", id="search-q") is not None
+
+
+def test_searching_on_a_phone_without_javascript(live_ipg, new_page):
+    page = new_page(viewport=PHONE, java_script_enabled=False)
+    page.goto(f"{live_ipg.url}/ja/")
+    page.fill("#site-search-q", "手札")
+    page.press("#site-search-q", "Enter")
+    page.wait_for_url("**/ja/search/?q=*")
+    assert page.locator(".result mark").first.inner_text() == "手札"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator(".result-where a").first.click()
+    page.wait_for_url("**/ja/ipg/2.3/#*")
+    key = page.url.rsplit("#", 1)[1]
+    assert page.locator(f"#{key}").is_visible()
+
+
+def test_text_in_the_readers_language_comes_first(client, ipg):
+    assert [lang for _, lang, _ in hits(search(client, "Sphinx of Jwar Isle"))] == ["en", "ja"]
+    assert [lang for _, lang, _ in hits(search(client, "Sphinx of Jwar Isle", reader="ja"))] == ["ja", "en"]

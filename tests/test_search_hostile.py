@@ -1,0 +1,212 @@
+"""Hostile input to search: whatever the query string, the reader gets a normal page (results or none), never a 500."""
+
+from urllib.parse import quote, quote_from_bytes, urlencode
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pages import parse
+
+from ipgsite.search.finding import find
+from ipgsite.search.query import MAX_LENGTH, Query
+
+NO_FIXTURE_RESET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+
+
+def assert_normal_page(response, q=""):
+    assert response.status_code in (200, 302), (q, response.status_code)
+    if response.status_code == 302:  # a section's number or name: straight to it
+        assert response["Location"].startswith("/en/ipg/")
+        return None
+    html = parse(response.content)
+    assert html.find("form", class_="search-form") is not None
+    assert "Traceback" not in response.content.decode()
+    return html
+
+
+def still_works(client):
+    html = parse(client.get("/en/search/", {"q": "Dark Confidant"}).content)
+    assert [a.attrs["href"] for a in html.find_all("a") if a.attrs.get("href") == "/en/ipg/2.3/#example-c"]
+
+
+HOSTILE = [
+    # FTS5 syntax
+    '"',
+    '""',
+    '"""',
+    "*",
+    "(",
+    ")",
+    "()",
+    ":",
+    "^",
+    "-",
+    "+",
+    "NEAR",
+    "AND",
+    "OR",
+    "NOT",
+    "AND OR NOT",
+    "NEAR(dark confidant)",
+    "NEAR(dark confidant, 2)",
+    '"dark" AND "confidant"',
+    "dark OR",
+    "folded:dark",
+    "search_entry_trigrams:dark",
+    "{folded}: dark",
+    "^dark",
+    "dark*",
+    '("',
+    '"unterminated',
+    "dark NOT",
+    "-dark",
+    # SQL
+    "' OR 1=1 --",
+    "'; DROP TABLE search_entry; --",
+    '" OR ""="',
+    "1; SELECT * FROM auth_user",
+    "%",
+    "_",
+    "\\",
+    "%%%",
+    "%' OR '1'='1",
+    "\\'",
+    "') OR ('1'='1",
+    # tsquery and LIKE
+    "!",
+    "&",
+    "|",
+    "<->",
+    "手札 & 警告",
+    "手 | 札",
+    "!手札",
+    "手札:*",
+    # size
+    "x" * 10_000,
+    "手" * 10_000,
+    "dark " * 2_000,
+    "a b c d e f g h i j k l m n o p",
+    # NUL bytes, control characters
+    "\x00",
+    "dark\x00confidant",
+    "\x00" * 50,
+    "\x07\x1b[31m",
+    "\r\n\t",
+    # emoji, right-to-left marks, other formatting
+    "🃏",
+    "👨‍👩‍👧",
+    "🇯🇵",
+    "\u202eDark Confidant\u202c",
+    "\u200fمرحبا\u200f",
+    "\u200b",
+    "\ufeff",
+    "e\u0301",
+    # no query at all
+    "",
+    " ",
+    "\u3000",
+]
+
+
+@pytest.mark.parametrize("q", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_get_a_normal_page(client, ipg, q):
+    assert_normal_page(client.get("/en/search/", {"q": q}), q)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "%ED%A0%80",  # a lone high surrogate, UTF-8-encoded
+        "%ED%B0%80dark",  # a lone low surrogate
+        "%FF%FE",  # not UTF-8 at all
+        "%C0%AF",  # overlong encoding
+        "%00",
+        "%E6%89%8B%E6",  # cut in the middle of a character
+    ],
+)
+def test_undecodable_bytes_get_a_normal_page(client, ipg, raw):
+    assert_normal_page(client.get(f"/en/search/?q={raw}"), raw)
+
+
+def test_lone_surrogates_reaching_the_search_itself_are_dropped(ipg):
+    query = Query.parse("\ud800Dark\udfff Confidant\ud83d")
+    assert query.text == "Dark Confidant"
+    assert find(query, "en").total == 2
+
+
+def test_an_overlong_query_is_cut_with_a_notice(client, ipg):
+    html = assert_normal_page(client.get("/en/search/", {"q": "Dark Confidant " + "x" * 10_000}))
+    notice = html.find("p", class_="notice")
+    assert notice and f"first {MAX_LENGTH} characters" in notice.text()
+    assert len(html.find("input", id="search-q").attrs["value"]) <= MAX_LENGTH
+    # What was searched is the beginning of the query.
+    assert html.find("input", id="search-q").attrs["value"].startswith("Dark Confidant")
+
+
+def test_a_query_of_many_words_is_searched_for_its_first_words_with_a_notice(client, ipg):
+    html = assert_normal_page(client.get("/en/search/", {"q": " ".join(f"w{i}" for i in range(20))}))
+    assert "Only the first 8 words" in html.find("p", class_="notice").text()
+
+
+def test_invisible_formatting_does_not_hide_a_match(client, ipg):
+    html = assert_normal_page(client.get("/en/search/", {"q": "\u202eDark\u200b Confidant\u202c"}))
+    assert "/en/ipg/2.3/#example-c" in [a.attrs["href"] for a in html.find_all("a")]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "手札", "page": "-1"},
+        {"q": "手札", "page": "abc"},
+        {"q": "手札", "page": "99999999999999999999"},
+        {"q": "手札", "page": "1e9"},
+        {"q": "手札", "page": "1000"},
+        {"q": "手札", "language": ["en", "en", "xx", "\x00"], "kind": ["note", "'; --"]},
+        {"q": ["a", "b"]},
+    ],
+)
+def test_hostile_filters_and_pages_get_a_normal_page(client, ipg, params):
+    assert_normal_page(client.get("/en/search/?" + urlencode(params, doseq=True)))
+
+
+def test_the_database_is_intact_after_all_of_it(client, ipg):
+    for q in HOSTILE:
+        client.get("/en/search/", {"q": q})
+    still_works(client)
+
+
+# Properties: any query string at all
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(q=st.text(alphabet=st.characters(exclude_categories=()), max_size=300))
+def test_no_text_gives_a_500(client, ipg, q):
+    """Any text, lone surrogates included, sent the way a browser would (UTF-8, percent-encoded)."""
+    encoded = quote(q, safe="", errors="surrogatepass")
+    assert_normal_page(client.get(f"/en/search/?q={encoded}"), q)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(raw=st.binary(max_size=300))
+def test_no_bytes_give_a_500(client, ipg, raw):
+    assert_normal_page(client.get(f"/en/search/?q={quote_from_bytes(raw, safe='')}"), raw)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(
+    params=st.lists(st.tuples(st.sampled_from(["q", "language", "kind", "page"]), st.text(max_size=40)), max_size=8),
+    reader=st.sampled_from(["en", "zh-hans", "ja"]),
+)
+def test_no_combination_of_parameters_gives_a_500(client, ipg, params, reader):
+    response = client.get(f"/{reader}/search/?" + urlencode(params))
+    assert response.status_code in (200, 302)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(q=st.text(alphabet=st.characters(exclude_categories=()), max_size=300))
+def test_the_search_itself_never_raises(ipg, q):
+    """The module below the view, given raw strings a view would never pass on (lone surrogates, NUL)."""
+    query = Query.parse(q)
+    results = find(query, "en")
+    assert results.total >= 0
+    query.text.encode("utf-8")  # what is shown back is always valid text
