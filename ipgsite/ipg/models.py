@@ -105,6 +105,8 @@ class Paragraph(models.Model):
     order = models.PositiveIntegerField()
     bullet = models.BooleanField(default=False, help_text=_("Shown as an item of a bulleted list."))
     text = models.TextField(blank=True)
+    # Bumped whenever a text changes; an edit made from an older revision is checked for lost updates.
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     objects = ParagraphQuerySet.as_manager()
 
@@ -138,6 +140,7 @@ class Note(models.Model):
     source = models.CharField(max_length=200, help_text=_("Where it comes from, e.g. the Japanese annotated edition."))
     order = models.PositiveIntegerField()
     body = models.TextField(blank=True)
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["paragraph__section__order", "paragraph__order", "order"]

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TranslationsConfig(AppConfig):
+    name = "ipgsite.translations"
+    label = "translations"
+    verbose_name = "Translations"
+
+    def ready(self):
+        from . import receivers  # noqa: F401  (history, status and groups follow every save)

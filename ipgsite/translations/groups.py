@@ -1,0 +1,50 @@
+"""The translator groups (one per language) and the editors group, with their permissions.
+
+Created by a data migration; `ensure_groups` also runs after every `migrate`, so that permissions
+added later reach the groups.
+"""
+
+from ipgsite.ipg import languages
+
+from .permissions import EDITORS, group_name, translate_permission
+
+# What every translator needs to reach the admin and edit text; the language comes from translate_<code>.
+TRANSLATOR_PERMISSIONS = [
+    ("ipg", "view_chapter"),
+    ("ipg", "view_section"),
+    ("ipg", "change_section"),
+    ("ipg", "view_paragraph"),
+    ("ipg", "change_paragraph"),
+    ("ipg", "view_note"),
+    ("ipg", "add_note"),
+    ("ipg", "change_note"),
+    ("ipg", "delete_note"),
+    ("ipg", "view_alias"),
+    ("translations", "view_status"),
+    ("translations", "view_change"),
+]
+
+
+def ensure_groups(apps):
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+
+    def permissions(pairs):
+        found = []
+        for app_label, codename in pairs:
+            permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+            if permission is not None:
+                found.append(permission)
+        return found
+
+    for code in languages.CODES:
+        group, _created = Group.objects.get_or_create(name=group_name(code))
+        group.permissions.add(*permissions([*TRANSLATOR_PERMISSIONS, ("translations", translate_permission(code))]))
+
+    editors, _created = Group.objects.get_or_create(name=EDITORS)
+    # Statuses are derived and history is append-only: editors view them, like translators.
+    editors.permissions.add(
+        *Permission.objects.filter(content_type__app_label="ipg"),
+        *permissions([("translations", "view_status"), ("translations", "view_change"), ("translations", "edit_structure")]),
+        *permissions([("translations", translate_permission(code)) for code in languages.CODES]),
+    )

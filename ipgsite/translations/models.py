@@ -1,0 +1,134 @@
+"""Where each translation stands, and every change made to the text and the notes."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Count, Q
+from django.utils.translation import gettext_lazy as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Note, Paragraph
+
+LANGUAGE_CHOICES = [(code, code) for code in languages.CODES]
+
+
+class State(models.IntegerChoices):
+    """Ordered, so that `state__lt=State.TRANSLATED` reads "needs work"."""
+
+    MISSING = 0, _("missing")
+    OUTDATED = 1, _("outdated")
+    TRANSLATED = 2, _("translated")
+    REVIEWED = 3, _("reviewed")
+
+
+class StatusQuerySet(models.QuerySet):
+    def in_language(self, code):
+        return self.filter(language=code)
+
+    def in_section(self, section):
+        return self.filter(paragraph__section=section)
+
+    def needing_work(self):
+        return self.filter(state__lt=State.TRANSLATED)
+
+    def outdated(self):
+        return self.filter(state=State.OUTDATED)
+
+    def in_reading_order(self):
+        return self.order_by("paragraph__section__order", "paragraph__order")
+
+    def counts_by_section_and_language(self):
+        """{(section_id, language): {state: count}} in one query."""
+        counts = {}
+        rows = self.values("paragraph__section_id", "language").annotate(
+            **{state.name.lower(): Count("pk", filter=Q(state=state)) for state in State}
+        )
+        for row in rows:
+            counts[row["paragraph__section_id"], row["language"]] = {state: row[state.name.lower()] for state in State}
+        return counts
+
+
+class Status(models.Model):
+    """One paragraph in one language. English is the source: it is never outdated.
+
+    A translation is outdated while the English differs from `confirmed_source`, the English it was
+    last confirmed against (by saving the translation, confirming it, or a minor English edit).
+    """
+
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="statuses")
+    language = models.CharField(max_length=10, choices=LANGUAGE_CHOICES)
+    state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
+    confirmed_source = models.TextField(blank=True, help_text=_("The English this translation was last confirmed against."))
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = StatusQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "statuses"
+        constraints = [models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language")]
+        permissions = [
+            ("translate_en", "Can edit the English text and notes"),
+            ("translate_zh_hans", "Can edit the Simplified Chinese text and notes"),
+            ("translate_ja", "Can edit the Japanese text and notes"),
+            ("edit_structure", "Can edit keys, parts, order, sections and aliases"),
+        ]
+
+    def __str__(self):
+        return f"{self.paragraph} [{self.language}]: {self.get_state_display()}"
+
+    @property
+    def is_source(self):
+        return self.language == languages.CODES[0]
+
+
+class ChangeQuerySet(models.QuerySet):
+    def of_paragraph(self, paragraph):
+        """Changes to the paragraph's text and to its notes, newest first."""
+        return self.filter(paragraph=paragraph).order_by("-at", "-pk")
+
+    def of_text(self, obj, code):
+        field = "body" if isinstance(obj, Note) else "text"
+        target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
+        return self.filter(field=field, language=code, **target)
+
+    def after_revision(self, revision):
+        return self.filter(revision__gt=revision)
+
+
+class Change(models.Model):
+    """One language's text of a paragraph or note before and after one save; or a note added or deleted."""
+
+    class Action(models.TextChoices):
+        EDIT = "edit", _("edited")
+        ADD = "add", _("note added")
+        DELETE = "delete", _("note deleted")
+
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="changes")
+    note = models.ForeignKey(Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
+    action = models.CharField(max_length=10, choices=Action.choices, default=Action.EDIT)
+    field = models.CharField(max_length=20)
+    language = models.CharField(max_length=10, choices=LANGUAGE_CHOICES, blank=True)
+    before = models.TextField(blank=True)
+    after = models.TextField(blank=True)
+    # For a note added or deleted: what it takes to delete or recreate it.
+    note_data = models.JSONField(default=dict, blank=True)
+    revision = models.PositiveIntegerField(help_text=_("The paragraph's or note's revision after this change."))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    minor = models.BooleanField(default=False, help_text=_("An English edit that does not outdate translations."))
+    reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by")
+
+    objects = ChangeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
+
+    def __str__(self):
+        return f"{self.paragraph} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+
+    @property
+    def who(self):
+        return self.user.get_username() if self.user else _("content files")

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+app_name = "translations"
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("preview/", views.preview, name="preview"),
+    path("changes/<int:change_id>/revert/", views.revert_change, name="revert"),
+    path("<str:number>/import/", views.import_text, name="import"),
+    path("<str:number>/history/<str:key>/", views.paragraph_history, name="history"),
+    path("<str:number>/<str:code>/", views.translate, name="translate"),
+]

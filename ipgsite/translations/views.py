@@ -1,0 +1,470 @@
+"""The translators' pages inside the admin: dashboard, translate page, history, import."""
+
+from dataclasses import dataclass, field
+
+from django.contrib import admin, messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
+from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Note, Paragraph, Part, Section
+
+from . import history, importing
+from .editing import Conflict, check_minor, clean_text, parse_revision, save_text
+from .models import Change, State, Status
+from .permissions import can_edit_structure, can_translate, require_translate, translatable_languages
+from .status import SOURCE, confirm, diff_html, ensure_statuses, mark_reviewed
+
+
+def _context(request, **values):
+    return {**admin.site.each_context(request), **values}
+
+
+def _language(code):
+    if code not in languages.CODES:
+        raise Http404(_("Unknown language"))
+    return code
+
+
+def _section(number):
+    return get_object_or_404(Section, number=number)
+
+
+# Dashboard
+
+
+@dataclass
+class Cell:
+    code: str
+    counts: dict
+    next_key: str = ""
+    can_edit: bool = False
+
+    @property
+    def total(self):
+        return sum(self.counts.values())
+
+    @property
+    def by_state(self):
+        return [(state, self.counts.get(state, 0)) for state in State]
+
+    @property
+    def needs_work(self):
+        return self.counts.get(State.MISSING, 0) + self.counts.get(State.OUTDATED, 0)
+
+
+@staff_member_required
+def dashboard(request):
+    sections = list(Section.objects.with_text().in_reading_order())
+    ensure_statuses(Paragraph.objects.filter(section__in=sections))
+    counts = Status.objects.counts_by_section_and_language()
+    next_keys = {}
+    for section_id, code, key in (
+        Status.objects.needing_work().in_reading_order().values_list("paragraph__section_id", "language", "paragraph__key")
+    ):
+        next_keys.setdefault((section_id, code), key)
+    mine = translatable_languages(request.user)
+    rows = [
+        (
+            section,
+            [
+                Cell(code, counts.get((section.pk, code), {}), next_keys.get((section.pk, code), ""), code in mine)
+                for code in languages.CODES
+            ],
+        )
+        for section in sections
+    ]
+    first_needing_work = {}
+    for code in mine:
+        status = Status.objects.in_language(code).needing_work().in_reading_order().select_related("paragraph__section").first()
+        if status:
+            first_needing_work[code] = status
+    context = _context(
+        request,
+        title=_("Translations"),
+        rows=rows,
+        columns=[(code, languages.name(code), languages.html_lang(code)) for code in languages.CODES],
+        states=list(State),
+        mine=mine,
+        next_for_me=[(code, languages.name(code), first_needing_work.get(code)) for code in mine],
+        stubs=Section.objects.without_text().count(),
+    )
+    return render(request, "translations/dashboard.html", context)
+
+
+# Translate page
+
+
+@dataclass
+class Item:
+    """One paragraph or note on the translate page, in the target language."""
+
+    obj: object
+    name: str
+    text: str
+    revision: int
+    reference: tuple  # (code, html) of the text shown beside it
+    status: object = None
+    notes: list = field(default_factory=list)
+    conflict: object = None
+    errors: list = field(default_factory=list)
+    preview: str = ""
+    kept: bool = False  # the textarea holds the translator's unsaved text
+
+    @property
+    def is_note(self):
+        return isinstance(self.obj, Note)
+
+    @property
+    def english_diff(self):
+        if self.status is not None and self.status.state == State.OUTDATED:
+            return diff_html(self.status.confirmed_source, self.obj.text_in(SOURCE))
+        return ""
+
+
+def _reference(obj, code, field_name):
+    """The text shown beside the editor: in the chosen reference language, else the first that has it."""
+    for candidate in [code, *languages.CODES]:
+        value = getattr(obj, f"{field_name}_{languages.field_suffix(candidate)}")
+        if value:
+            return candidate, render_markdown(value)
+    return "", ""
+
+
+def _items(section, code, reference):
+    ensure_statuses(section.paragraphs.all())
+    notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk"))
+    statuses = Prefetch("statuses", queryset=Status.objects.filter(language=code), to_attr="target_statuses")
+    items = []
+    for paragraph in section.paragraphs.order_by("order").prefetch_related(notes, statuses):
+        item = Item(
+            obj=paragraph,
+            name=f"p-{paragraph.key}",
+            text=paragraph.text_in(code),
+            revision=paragraph.revision,
+            reference=_reference(paragraph, reference, "text"),
+            status=paragraph.target_statuses[0] if paragraph.target_statuses else None,
+        )
+        for note in paragraph.notes.all():
+            item.notes.append(
+                Item(
+                    obj=note,
+                    name=f"n-{note.pk}",
+                    text=note.body_in(code),
+                    revision=note.revision,
+                    reference=_reference(note, reference if note.body_in(reference) else note.language, "body"),
+                )
+            )
+        items.append(item)
+    return items
+
+
+def _all_items(items):
+    for item in items:
+        yield item
+        yield from item.notes
+
+
+def _reference_language(request, section, code):
+    chosen = request.GET.get("from") or request.POST.get("from")
+    if chosen in languages.CODES and chosen != code:
+        return chosen
+    others = [c for c in languages.CODES if c != code]
+    return next((c for c in others if section.paragraphs.translated_into(c).exists()), others[0])
+
+
+@staff_member_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def translate(request, number, code):
+    code = _language(code)
+    section = _section(number)
+    require_translate(request.user, code)
+    reference = _reference_language(request, section, code)
+    items = _items(section, code, reference)
+    status_code = 200
+    if request.method == "POST":
+        outcome = _handle_post(request, items, code)
+        if outcome["conflicts"]:
+            status_code = 409
+        if not (outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]):
+            url = f"{request.path}?from={reference}"
+            return HttpResponseRedirect(url + (f"#{outcome['anchor']}" if outcome["anchor"] else ""))
+    context = _context(
+        request,
+        title=_("Translate %(number)s into %(language)s") % {"number": section.number, "language": languages.name(code)},
+        section=section,
+        code=code,
+        lang=languages.html_lang(code),
+        reference=reference,
+        references=[(c, languages.name(c)) for c in languages.CODES if c != code],
+        items=items,
+        part_labels=dict(Part.choices),
+        is_source=code == SOURCE,
+        can_mark_minor=code == SOURCE and can_edit_structure(request.user),
+        is_editor=can_edit_structure(request.user),
+        states=State,
+        preview_url=reverse("translations:preview"),
+        public_url=_public_url(section, code),
+    )
+    return render(request, "translations/translate.html", context, status=status_code)
+
+
+def _public_url(section, code):
+    from django.utils import translation
+
+    with translation.override(code):
+        return section.get_absolute_url()
+
+
+def _handle_post(request, items, code):
+    user = request.user
+    action, target = "", ""
+    for name in ("save", "preview", "confirm", "review"):
+        if name in request.POST:
+            action, target = name, request.POST[name]
+            break
+    outcome = {"saved": 0, "conflicts": 0, "errors": 0, "kept": 0, "previewed": False, "anchor": ""}
+    by_name = {item.name: item for item in _all_items(items)}
+    if target and target not in by_name and not (action == "save" and target == "*"):
+        raise Http404(_("This section has no such paragraph or note."))
+    if action in ("confirm", "review"):
+        item = by_name[target]
+        if item.is_note:
+            raise Http404(_("Notes have no status to confirm or review."))
+        _set_status(request, item, code, action)
+        outcome["anchor"] = item.obj.key
+    for item in _all_items(items):
+        posted = request.POST.get(f"text-{item.name}")
+        if posted is None:
+            continue
+        base = parse_revision(request.POST.get(f"revision-{item.name}"))
+        minor = bool(request.POST.get(f"minor-{item.name}"))
+        if action == "save" and target in ("*", item.name):
+            try:
+                saved = save_text(item.obj, code, posted, base, user, minor=minor)
+            except Conflict as conflict:
+                item.conflict, item.text, item.revision, item.kept = conflict, conflict.yours, conflict.revision, True
+                outcome["conflicts"] += 1
+                continue
+            except ValidationError as error:
+                item.errors, item.text, item.kept = error.messages, posted, True
+                item.revision = base if base is not None else item.revision
+                outcome["errors"] += 1
+                continue
+            outcome["saved"] += saved
+            if target != "*":
+                outcome["anchor"] = item.obj.key if not item.is_note else item.obj.paragraph.key
+            _reload(item, code)
+            continue
+        check_minor(user, code, minor)  # a crafted minor flag is refused even when not saving
+        try:
+            text = clean_text(posted)
+        except ValidationError as error:
+            item.errors, item.text, item.kept = error.messages, posted, True
+            outcome["errors"] += 1
+            continue
+        started = history.text_at(item.obj, code, base) if base is not None else item.text
+        if text != started:
+            item.text, item.kept = text, True
+            item.revision = base
+            outcome["kept"] += 1
+        if action == "preview" and target == item.name:
+            item.preview = render_markdown(text)
+            outcome["previewed"] = True
+    if outcome["saved"]:
+        messages.success(
+            request, ngettext("Saved %(count)d text.", "Saved %(count)d texts.", outcome["saved"]) % {"count": outcome["saved"]}
+        )
+    elif action == "save" and not (outcome["conflicts"] or outcome["errors"]):
+        messages.info(request, _("Nothing to save: the texts are as stored."))
+    if outcome["conflicts"]:
+        messages.error(
+            request,
+            _("Someone else saved some of these texts after you opened the page. Nothing was overwritten: "
+              "compare both versions below, then save again to keep yours."),
+        )
+    if outcome["kept"] and action != "preview":
+        messages.warning(request, _("Texts you changed but did not save are kept in their fields below."))
+    return outcome
+
+
+def _reload(item, code):
+    obj = type(item.obj).objects.get(pk=item.obj.pk)
+    item.obj = obj
+    item.text = history.text_of(obj, code)
+    item.revision = obj.revision
+    item.kept = False
+    if not item.is_note:
+        item.status = Status.objects.get(paragraph=obj, language=code)
+
+
+def _set_status(request, item, code, action):
+    paragraph, user = item.obj, request.user
+    status = item.status
+    if action == "confirm":
+        if status is None or status.state != State.OUTDATED:
+            messages.info(request, _("%(key)s is not outdated: nothing to confirm.") % {"key": paragraph.key})
+            return
+        item.status = confirm(paragraph, code, user)
+        messages.success(request, _("%(key)s confirmed against the current English.") % {"key": paragraph.key})
+        return
+    if status is None or status.state != State.TRANSLATED:
+        messages.error(request, _("Only a current translation can be marked reviewed."))
+        return
+    if status.confirmed_by_id == user.pk and not can_edit_structure(user):
+        messages.error(request, _("Someone other than its translator reviews a translation."))
+        return
+    item.status = mark_reviewed(paragraph, code, user)
+    messages.success(request, _("%(key)s marked reviewed.") % {"key": paragraph.key})
+
+
+@staff_member_required
+@require_POST
+def preview(request):
+    """The Markdown as a public page renders it, sanitized: for the translate page's live preview."""
+    if not translatable_languages(request.user):
+        raise PermissionDenied(_("Only translators and editors can preview texts."))
+    try:
+        text = clean_text(request.POST.get("text", ""))
+    except ValidationError as error:
+        return JsonResponse({"error": " ".join(error.messages)}, status=400)
+    return JsonResponse({"html": str(render_markdown(text))})
+
+
+# History
+
+
+@dataclass
+class Entry:
+    change: object
+    diff: str
+    can_revert: bool
+
+
+@staff_member_required
+def paragraph_history(request, number, key):
+    section = _section(number)
+    paragraph = get_object_or_404(Paragraph, section=section, key=key)
+    changes = Change.objects.of_paragraph(paragraph).select_related("user", "note", "reverts")
+    code = request.GET.get("language")
+    if code in languages.CODES:
+        changes = changes.filter(language=code)
+    entries = [
+        Entry(
+            change=change,
+            diff=diff_html(change.before, change.after),
+            can_revert=can_translate(request.user, change.note_data.get("language") or change.language),
+        )
+        for change in changes
+    ]
+    context = _context(
+        request,
+        title=_("History of %(number)s #%(key)s") % {"number": section.number, "key": key},
+        section=section,
+        paragraph=paragraph,
+        entries=entries,
+        language=code if code in languages.CODES else "",
+        mine=translatable_languages(request.user),
+        language_choices=languages_with_names(),
+    )
+    return render(request, "translations/history.html", context)
+
+
+@staff_member_required
+@require_POST
+def revert_change(request, change_id):
+    change = get_object_or_404(Change.objects.select_related("paragraph__section"), pk=change_id)
+    try:
+        history.revert(change, request.user)
+    except history.RevertError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Reverted: the text is as it was before that change, and the revert is in the history."))
+    paragraph = change.paragraph
+    return HttpResponseRedirect(reverse("translations:history", args=[paragraph.section.number, paragraph.key]))
+
+
+# Import
+
+
+@staff_member_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def import_text(request, number):
+    section = _section(number)
+    mine = translatable_languages(request.user)
+    if not mine:
+        raise PermissionDenied(_("Only translators and editors can import text."))
+    raw = request.POST.get("raw", "")
+    cjk = request.POST.get("cjk", "auto")
+    if cjk not in ("auto", "zh-hans", "ja"):
+        cjk = "auto"
+    alignment, status_code, applied = None, 200, []
+    if request.method == "POST":
+        if not raw.strip():
+            messages.error(request, _("Paste the section's text first."))
+        elif len(raw) > 200_000:
+            messages.error(request, _("That is more text than one section holds; paste one section at a time."))
+        else:
+            alignment = importing.align(section, raw, cjk)
+            if "apply" in request.POST:
+                applied, conflicts = _apply(request, section, alignment, mine)
+                if not conflicts:
+                    messages.success(
+                        request,
+                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(applied)) % {"count": len(applied)},
+                    )
+                    return HttpResponseRedirect(reverse("translations:dashboard"))
+                status_code = 409
+                alignment = importing.align(section, raw, cjk)
+    context = _context(
+        request,
+        title=_("Import text into %(number)s") % {"number": section.number},
+        section=section,
+        raw=raw,
+        cjk=cjk,
+        alignment=alignment,
+        mine=mine,
+        language_names=dict(languages_with_names()),
+    )
+    return render(request, "translations/import.html", context, status=status_code)
+
+
+def languages_with_names():
+    return [(code, languages.name(code)) for code in languages.CODES]
+
+
+def _apply(request, section, alignment, mine):
+    wanted = set(request.POST.getlist("take"))
+    for choice in wanted:  # every right is checked before anything is saved
+        require_translate(request.user, choice.rpartition(":")[2])
+    applied, conflicts = [], []
+    for row in alignment.rows:
+        for proposal in row.proposals:
+            if f"{row.paragraph.key}:{proposal.code}" not in wanted or proposal.kind == "same":
+                continue
+            base = parse_revision(request.POST.get(f"revision-{row.paragraph.key}"))
+            try:
+                if save_text(row.paragraph, proposal.code, proposal.imported, base, request.user):
+                    applied.append((row.paragraph.key, proposal.code))
+            except Conflict as conflict:
+                conflicts.append(conflict)
+                messages.error(
+                    request,
+                    _("%(key)s [%(language)s] was changed by %(who)s since you made the proposal; it was not imported.")
+                    % {"key": row.paragraph.key, "language": proposal.code, "who": conflict.by},
+                )
+            except ValidationError as error:
+                conflicts.append(error)
+                messages.error(request, f"{row.paragraph.key} [{proposal.code}]: {' '.join(error.messages)}")
+    unknown = wanted - {f"{row.paragraph.key}:{p.code}" for row in alignment.rows for p in row.proposals}
+    if unknown:
+        messages.warning(request, _("Some selected rows are no longer in the proposal and were skipped."))
+    return applied, conflicts

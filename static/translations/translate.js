@@ -1,0 +1,37 @@
+// The translate page without JavaScript works (Preview buttons post the form); with it, previews
+// follow typing and leaving with unsaved edits asks first. The HTML comes sanitized from the server.
+(function () {
+  "use strict";
+  var form = document.querySelector("form.tr-form");
+  if (!form) return;
+  var url = form.getAttribute("data-preview-url");
+  var token = form.querySelector("input[name=csrfmiddlewaretoken]");
+  var dirty = false;
+  var timers = new WeakMap();
+
+  function preview(textarea) {
+    var target = document.getElementById(textarea.getAttribute("data-preview"));
+    if (!target || !url || !token) return;
+    var body = new FormData();
+    body.append("text", textarea.value);
+    fetch(url, { method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": token.value } })
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        if (data.html !== undefined) target.innerHTML = data.html;
+        else if (data.error) target.textContent = data.error;
+      })
+      .catch(function () { /* the Preview button still works */ });
+  }
+
+  form.addEventListener("input", function (event) {
+    var textarea = event.target;
+    if (textarea.tagName !== "TEXTAREA") return;
+    dirty = true;
+    clearTimeout(timers.get(textarea));
+    timers.set(textarea, setTimeout(function () { preview(textarea); }, 400));
+  });
+  form.addEventListener("submit", function () { dirty = false; });
+  window.addEventListener("beforeunload", function (event) {
+    if (dirty) { event.preventDefault(); event.returnValue = ""; }
+  });
+})();

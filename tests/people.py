@@ -1,0 +1,87 @@
+"""The people of the translators' tests: translators per language, editors, and their admin forms."""
+
+import re
+from pathlib import Path
+
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from ipgsite.ipg.models import Paragraph
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+
+
+def person(username, *groups, staff=True):
+    user = User.objects.create_user(username, password="a-long-test-password", is_staff=staff)
+    user.groups.add(*[Group.objects.get(name=name) for name in groups])
+    return user
+
+
+def translator(code, username=None):
+    return person(username or f"translator-{code}", f"translators-{code}")
+
+
+def editor(username="editor"):
+    return person(username, "editors")
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def paragraph(number, key):
+    return Paragraph.objects.get(section__number=number, key=key)
+
+
+def translate_url(number, code):
+    return f"/admin/translate/{number}/{code}/"
+
+
+def translate_form(client, number, code):
+    """What the translate page's form would post unchanged: every textarea and revision as shown."""
+    response = client.get(translate_url(number, code))
+    assert response.status_code == 200
+    html = response.content.decode()
+    data = {"from": response.context["reference"]}
+    for name, value in re.findall(r'<textarea id="[^"]*" name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
+        data[name] = _unescape(value)
+    for name, value in re.findall(r'<input type="hidden" name="(revision-[^"]+)" value="(\d+)">', html):
+        data[name] = value
+    return data
+
+
+def _unescape(value):
+    import html
+
+    return html.unescape(value.removeprefix("\n"))
+
+
+def admin_form_data(response):
+    """The POST data of an admin change form as the page shows it: main form, inlines, management forms."""
+    data = {}
+    form = response.context["adminform"].form
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+            continue
+        data[name] = getattr(value, "pk", value)
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        for key, value in formset.management_form.initial.items():
+            data[f"{formset.prefix}-{key}"] = value
+        for sub in formset.forms:
+            for name, field in sub.fields.items():
+                value = sub.initial.get(name, field.initial)
+                if name == "id" and sub.instance.pk:
+                    value = sub.instance.pk
+                if value is None or value is False:
+                    continue
+                data[sub.add_prefix(name)] = "on" if value is True else getattr(value, "pk", value)
+    return data
