@@ -1,0 +1,143 @@
+"""Public pages: served from the shared cache until the content changes, with validators for browsers.
+
+The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
+what it shows (the compare choice `langs`, a penalty filter, a search). A page is kept per scheme, host,
+language, path and query, and the values of the cookies in settings.PAGE_CACHE_COOKIES (the compare
+choice a page may redirect to, or remember with a cookie that is then replayed to every reader alike).
+Every public page carries an ETag, a Last-Modified and Cache-Control, and a conditional request whose
+copy is current gets 304 Not Modified.
+
+Not kept: requests from someone signed in (a session or messages cookie), other query parameters, answers
+other than 200, and answers that set any other cookie, vary by cookie or ask not to be cached.
+
+Each request asks the shared cache for the content version (one small read); the pages themselves are
+also held in each process's memory, so a page this process has served before needs nothing more.
+"""
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.cache import get_conditional_response, has_vary_header, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+from . import versions
+from .pages import CachedPage, etag_for
+
+SAFE_METHODS = {"GET", "HEAD"}
+
+
+class RecentPages:
+    """The pages this process served last, newest kept, at most `size` of them."""
+
+    def __init__(self, size):
+        self.size = size
+        self.pages = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key, version):
+        with self.lock:
+            page = self.pages.get(key)
+            if page is None or page.version != version:
+                return None
+            self.pages.move_to_end(key)
+            return page
+
+    def put(self, key, page):
+        with self.lock:
+            self.pages[key] = page
+            self.pages.move_to_end(key)
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+
+class PageCacheMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.views = settings.PAGE_CACHE_VIEWS
+        self.page_cookies = list(settings.PAGE_CACHE_COOKIES)
+        self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
+        self.timeout = settings.PAGE_CACHE_SECONDS
+        self.recent = RecentPages(settings.PAGE_CACHE_IN_MEMORY)
+
+    def __call__(self, request):
+        key = self.key(request)
+        version = None
+        if key:
+            version = cache.get(versions.KEY) or versions.content_version()
+            cached = self.cached(key, version)
+            if cached:
+                # Everything below this middleware is skipped: the page as it was rendered, headers and all.
+                response = cached.response(request)
+                response["X-Cache"] = "hit"
+                return self.validated(request, response, cached.etag, shared=True, version=version)
+
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        parameters = self.views.get(match.view_name) if match else None
+        if parameters is None or response.status_code != 200 or response.streaming:
+            return response
+        if key and set(request.GET) <= set(parameters) and self.keepable(response):
+            stored = CachedPage.from_response(response, version)
+            cache.set(key, stored, self.timeout)
+            self.recent.put(key, stored)
+            response = stored.response(request)
+            response["X-Cache"] = "miss"
+            return self.validated(request, response, stored.etag, shared=True, version=version)
+        return self.validated(request, response, etag_for(response.content), shared=False)
+
+    def key(self, request):
+        """Where this request's page would be kept: None for a page that is someone's own.
+
+        Only answers of the views in PAGE_CACHE_VIEWS, with no other query parameters, are ever stored
+        under a key, so a hit needs no URL resolution.
+        """
+        if request.method not in SAFE_METHODS:
+            return None
+        if any(name in request.COOKIES for name in self.personal_cookies):
+            return None
+        parts = [
+            request.scheme,
+            request.get_host(),
+            request.path,
+            request.META.get("QUERY_STRING", ""),
+            repr([request.COOKIES.get(name) for name in self.page_cookies]),
+        ]
+        digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
+        return f"page:{get_language()}:{digest}"
+
+    def cached(self, key, version):
+        """The current copy of a page: from this process's memory, else from the shared cache."""
+        page = self.recent.get(key, version)
+        if page is None:
+            page = cache.get(key)
+            if page is None or page.version != version:
+                return None
+            self.recent.put(key, page)
+        return page
+
+    def keepable(self, response):
+        if not set(response.cookies) <= set(self.page_cookies):
+            return False
+        if has_vary_header(response, "Cookie"):
+            return False  # it read the session or the CSRF token: it is someone's own page
+        cache_control = response.get("Cache-Control", "").lower()
+        return "private" not in cache_control and "no-store" not in cache_control
+
+    def validated(self, request, response, etag, shared, version=None):
+        """Validators and Cache-Control; 304 when the reader's copy is current."""
+        response["ETag"] = etag
+        last_modified = None
+        if version is not None:
+            last_modified = versions.modified_at(version)
+            response["Last-Modified"] = http_date(last_modified)
+        # Browsers may keep a page but ask each time whether it changed: an edit shows on the next visit.
+        if shared and not response.cookies:
+            patch_cache_control(response, public=True, no_cache=True)
+        else:
+            patch_cache_control(response, private=True, no_cache=True)
+        patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
+        return get_conditional_response(request, etag=etag, last_modified=last_modified, response=response)

@@ -1,0 +1,72 @@
+"""What a reader's browser needs to keep the IPG for reading without a connection."""
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+from django.views.decorators.http import require_safe
+
+from ipgsite.caching.versions import content_version
+from ipgsite.ipg import compare, languages
+from ipgsite.ipg.models import Section
+
+ICON = "offline/icon.svg"
+
+
+@require_safe
+def service_worker(request):
+    response = render(request, "offline/sw.js", {"pages_url": reverse("offline:pages")}, content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def web_manifest(request):
+    """The installable app, opening in the reader's language (`?lang=`, else the interface language)."""
+    code = _language(request.GET.get("lang"))
+    with translation.override(code):
+        manifest = {
+            "name": f"{gettext('IPG')} · {gettext('Infraction Procedure Guide')}",
+            "short_name": gettext("IPG"),
+            "lang": languages.html_lang(code),
+            "start_url": reverse("ipg:outline"),
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#ffffff",
+            "theme_color": "#1d3557",
+            "icons": [{"src": static(ICON), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+        }
+    return JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+
+
+@require_safe
+def pages(request):
+    """Every page a reader needs offline in one interface language and, if any, one compare choice.
+
+    `version` changes whenever the content does: the service worker downloads the pages again then.
+    """
+    code = _language(request.GET.get("lang"))
+    choice = compare.parse(request.GET.get("langs", ""))
+    with translation.override(code):
+        urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
+        for section in Section.objects.in_reading_order():
+            url = section.get_absolute_url()
+            urls.append(url)
+            if len(choice) > 1:
+                urls.append(f"{url}?langs={compare.serialize(choice)}")
+    return JsonResponse(
+        {
+            "version": str(content_version()),
+            "language": code,
+            "langs": compare.serialize(choice) if len(choice) > 1 else "",
+            "pages": urls,
+            "assets": [static(ICON)],
+        }
+    )
+
+
+def _language(code):
+    code = (code or "").lower()
+    return code if code in languages.CODES else translation.get_language()

@@ -1,0 +1,65 @@
+// Offline reading: registers the service worker, asks it to save every section in this page's languages,
+// and shows where that stands. Pages read the same without it.
+(function () {
+  "use strict";
+  var status = document.getElementById("offline-status");
+  if (!status || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+
+  var lang = (document.documentElement.getAttribute("lang") || "").toLowerCase();
+  var mode = { lang: lang, langs: compareChoice() };
+  var state = "unsaved";
+  var retry = null;
+  var retryDelay = 5000;
+
+  // The compare choice: this page's ?langs=, else the one the reader chose last (the server's cookie).
+  function compareChoice() {
+    var fromUrl = new URLSearchParams(location.search).get("langs");
+    if (fromUrl !== null) return fromUrl.indexOf(",") > 0 ? fromUrl : "";
+    var cookie = document.cookie.split("; ").filter(function (c) { return c.indexOf("ipg_langs=") === 0; })[0];
+    if (!cookie) return "";
+    var value = decodeURIComponent(cookie.slice("ipg_langs=".length)).replace(/"/g, "");
+    return value.indexOf(",") > 0 ? value : "";
+  }
+
+  function show() {
+    var shown = state;
+    if (!navigator.onLine) shown = state === "ready" ? "offline" : "unsaved-offline";
+    var text = status.getAttribute("data-" + shown);
+    status.hidden = !text;
+    status.textContent = text || "";
+    status.setAttribute("data-state", shown);
+  }
+
+  function save() {
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "save", lang: mode.lang, langs: mode.langs });
+    });
+  }
+
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    var data = event.data || {};
+    if (data.type !== "offline-status" || data.lang !== mode.lang || data.langs !== mode.langs) return;
+    state = data.state;
+    status.setAttribute("data-version", data.version || "");
+    show();
+    // The browser says online, but the server was not reached (a network still waking up): try again later.
+    clearTimeout(retry);
+    if (data.reached === false && navigator.onLine) {
+      retry = setTimeout(save, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 120000);
+    } else if (data.reached) {
+      retryDelay = 5000;
+    }
+  });
+  // Back online: the worker fetches what changed meanwhile.
+  window.addEventListener("online", function () { show(); save(); });
+  window.addEventListener("offline", show);
+
+  // After the page itself has loaded: saving the rest must not slow down what the reader opened.
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register(status.getAttribute("data-worker"), { scope: "/" }).then(save, function () {
+      status.hidden = true;
+    });
+  });
+  show();
+})();

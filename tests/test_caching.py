@@ -1,0 +1,152 @@
+"""Public pages come from the page cache, carry validators, answer 304, and change as soon as the content does."""
+
+import gzip
+import shutil
+
+import brotli
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.checks import run_checks
+from django.core.management import call_command
+from django.test import Client
+
+from ipgsite.ipg.models import Paragraph
+
+COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
+PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ipg/2.3/"]
+
+
+def reader():
+    """A reader arriving with no cookies (the compare page remembers its choice in one)."""
+    return Client()
+
+
+def example_c():
+    return Paragraph.objects.get(section__number="2.3", key="example-c")
+
+
+@pytest.mark.parametrize("url", PUBLIC_PAGES)
+def test_public_pages_carry_validators_and_cache_control(client, ipg, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["ETag"].startswith('W/"')
+    assert response["Last-Modified"].endswith(" GMT")
+    assert "no-cache" in response["Cache-Control"]
+    assert "Accept-Encoding" in response["Vary"]
+
+
+def test_an_unchanged_page_answers_a_conditional_request_with_304(client, ipg):
+    first = client.get("/ja/ipg/2.3/")
+    by_etag = client.get("/ja/ipg/2.3/", HTTP_IF_NONE_MATCH=first["ETag"])
+    by_date = client.get("/ja/ipg/2.3/", HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert by_etag.status_code == by_date.status_code == 304
+    assert by_etag.content == b""
+    assert by_etag["ETag"] == first["ETag"]
+
+
+def test_the_second_reader_gets_the_page_from_the_cache(client, ipg):
+    first = client.get("/en/ipg/2.3/")
+    second = client.get("/en/ipg/2.3/")
+    assert (first["X-Cache"], second["X-Cache"]) == ("miss", "hit")
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+    # kept with the headers the skipped middleware set
+    assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
+    assert second["X-Frame-Options"] == "DENY"
+
+
+def test_an_edit_shows_at_once_and_changes_the_etag(client, ipg):
+    before = reader().get(COMPARE)
+    assert reader().get(COMPARE)["X-Cache"] == "hit"
+
+    paragraph = example_c()
+    paragraph.text_zh_hans = "牌手结算了黑暗亲信的触发(缓存测试)。"
+    paragraph.save()
+
+    after = reader().get(COMPARE, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after["X-Cache"] == "miss"
+    assert "牌手结算了黑暗亲信的触发(缓存测试)。" in after.content.decode()
+    assert after["ETag"] != before["ETag"]
+
+
+def test_deleting_content_invalidates_the_outline(client, ipg):
+    assert "2.4" in client.get("/en/").content.decode()
+    Paragraph.objects.filter(section__number="2.4").delete()
+    html = client.get("/en/").content.decode()
+    stub = html.split('href="/en/ipg/2.4/"', 1)[1].split("</li>", 1)[0]
+    assert "no text yet" in stub
+
+
+def test_loading_content_files_invalidates_the_pages(client, ipg, settings, tmp_path):
+    assert "Hidden Card Error" in client.get("/en/").content.decode()
+    content = tmp_path / "content"
+    shutil.copytree(settings.CONTENT_DIR, content)
+    section = content / "sections" / "2.3.toml"
+    section.write_text(section.read_text().replace('Hidden Card Error"', 'Hidden Card Error (reloaded)"', 1))
+    call_command("loadcontent", str(content), verbosity=0)
+    assert "Hidden Card Error (reloaded)" in client.get("/en/").content.decode()
+
+
+def test_each_language_and_compare_choice_is_kept_apart(client, ipg):
+    paragraph = example_c()
+    pages = {url: reader().get(url).content.decode() for url in ["/en/ipg/2.3/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,ja"]}
+    for url in pages:
+        assert reader().get(url)["X-Cache"] == "hit"
+    assert paragraph.text_en[:40] in pages["/en/ipg/2.3/"] and paragraph.text_ja[:30] not in pages["/en/ipg/2.3/"]
+    assert paragraph.text_ja[:30] in pages["/ja/ipg/2.3/"] and paragraph.text_en[:40] not in pages["/ja/ipg/2.3/"]
+    assert paragraph.text_en[:40] in pages["/en/ipg/2.3/?langs=en,ja"] and paragraph.text_ja[:30] in pages["/en/ipg/2.3/?langs=en,ja"]
+
+
+def test_a_cached_compare_page_still_remembers_the_readers_choice(client, ipg):
+    client.get(COMPARE)
+    newcomer = reader()
+    response = newcomer.get(COMPARE)
+    assert response["X-Cache"] == "hit"
+    assert response.cookies["ipg_langs"].value == "en,zh-hans,ja"
+    assert "private" in response["Cache-Control"]
+    # and the remembered choice still takes the reader from the plain page, cached too, to the compared one
+    assert reader().get("/en/ipg/2.4/").status_code == 200
+    redirected = newcomer.get("/en/ipg/2.4/")
+    assert redirected.status_code == 302
+    assert redirected["Location"] == "/en/ipg/2.4/?langs=en,zh-hans,ja"
+
+
+def test_signed_in_readers_get_their_own_page(client, ipg):
+    client.get("/en/ipg/2.3/")
+    user = get_user_model().objects.create_user("reader", password="a long passphrase")
+    client.force_login(user)
+    response = client.get("/en/ipg/2.3/")
+    assert response.status_code == 200
+    assert "X-Cache" not in response
+    assert "private" in response["Cache-Control"]
+    assert response["ETag"]
+
+
+def test_pages_with_other_query_parameters_are_served_but_not_kept(client, ipg):
+    response = client.get("/en/ipg/2.3/?utm_source=chat")
+    assert response.status_code == 200 and "X-Cache" not in response
+    assert client.get("/en/ipg/2.3/?utm_source=chat").status_code == 200
+
+
+@pytest.mark.parametrize("encoding,decompress", [("gzip", gzip.decompress), ("br", brotli.decompress)])
+def test_cached_pages_are_sent_compressed(client, ipg, encoding, decompress):
+    plain = client.get(COMPARE)
+    for _ in range(2):  # as it is stored, then from the cache
+        packed = client.get(COMPARE, HTTP_ACCEPT_ENCODING=f"{encoding}, identity")
+        assert packed["Content-Encoding"] == encoding
+        assert int(packed["Content-Length"]) == len(packed.content) < len(plain.content) / 3
+        assert decompress(packed.content) == plain.content
+
+
+def test_a_missing_section_is_a_404_and_not_kept(client, ipg):
+    assert client.get("/en/ipg/9.9/").status_code == 404
+    response = client.get("/en/ipg/9.9/")
+    assert response.status_code == 404 and "X-Cache" not in response
+
+
+def test_a_deployment_is_told_to_share_its_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert "caching.W001" in [m.id for m in run_checks(include_deployment_checks=True)]
+    settings.CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}}
+    assert "caching.W001" not in [m.id for m in run_checks(include_deployment_checks=True)]

@@ -1,0 +1,60 @@
+"""What a browser fetches to keep the IPG offline: the service worker, the web app manifest, the list of pages."""
+
+import json
+
+import pytest
+
+from ipgsite.ipg.models import Paragraph, Section
+
+
+def test_the_service_worker_is_served_from_the_root_to_cover_every_language(client, ipg):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in response["Cache-Control"]  # a new release reaches browsers on their next visit
+    assert '"/offline/pages.json"' in response.content.decode()
+
+
+def test_every_page_links_the_manifest_and_the_offline_script(client, ipg):
+    html = client.get("/zh-hans/ipg/2.3/").content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest?lang=zh-hans">' in html
+    assert 'src="/static/offline/offline.js"' in html
+    assert 'id="offline-status"' in html and 'lang="zh-Hans"' in html.split('id="offline-status"', 1)[1].split(">", 1)[0]
+
+
+@pytest.mark.parametrize("code,start,name", [("en", "/en/", "IPG · Infraction Procedure Guide"), ("ja", "/ja/", "IPG · 違反処置指針")])
+def test_the_manifest_opens_the_app_in_the_readers_language(client, ipg, code, start, name):
+    response = client.get(f"/manifest.webmanifest?lang={code}")
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert manifest["start_url"] == start and manifest["scope"] == "/"
+    assert manifest["name"] == name
+    assert manifest["display"] == "standalone" and manifest["icons"]
+
+
+def test_the_page_list_holds_every_section_in_the_language_and_the_compare_choice(client, ipg):
+    listing = json.loads(client.get("/offline/pages.json?lang=ja&langs=en,ja").content)
+    assert listing["language"] == "ja" and listing["langs"] == "en,ja"
+    pages = set(listing["pages"])
+    assert {"/ja/", "/ja/penalties/"} <= pages
+    for number in Section.objects.values_list("number", flat=True):
+        assert f"/ja/ipg/{number}/" in pages and f"/ja/ipg/{number}/?langs=en,ja" in pages
+
+
+def test_the_page_list_changes_version_when_the_content_does(client, ipg):
+    before = json.loads(client.get("/offline/pages.json?lang=en").content)["version"]
+    paragraph = Paragraph.objects.filter(section__number="2.4").first()
+    paragraph.text_en += " (edited)"
+    paragraph.save()
+    assert json.loads(client.get("/offline/pages.json?lang=en").content)["version"] != before
+
+
+@pytest.mark.parametrize("query", ["lang=xx&langs=zz,<b>", "lang=&langs=", "langs=ja", "lang=EN&langs=EN"])
+def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
+    response = client.get(f"/offline/pages.json?{query}")
+    assert response.status_code == 200
+    listing = json.loads(response.content)
+    assert listing["language"] in {"en", "zh-hans", "ja"}
+    assert listing["langs"] == ""
+    assert all(url.startswith(f"/{listing['language']}/") for url in listing["pages"])
