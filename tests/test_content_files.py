@@ -166,3 +166,10 @@ def test_checkcontent_fails_on_structural_errors(db, content):
     with pytest.raises(CommandError, match="2 structural error"):
         call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
     assert "example-z" in err.getvalue() and "duplicate paragraph key 'example-a'" in err.getvalue()
+
+
+def test_a_name_can_belong_to_one_section_only(ipg, content):
+    path = content / "sections" / "2.2.toml"
+    path.write_text(path.read_text().replace("[title]", '[former_names]\nzh-hans = ["游戏行动失误~额外抓牌"]\n\n[title]', 1))
+    with pytest.raises(CommandError, match="游戏行动失误~额外抓牌' is already an alias of section 2"):
+        call_command("loadcontent", str(content), stdout=StringIO())

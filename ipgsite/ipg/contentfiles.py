@@ -278,8 +278,8 @@ def read_content(directory):
         sections.append(doc)
     names = {}
     for doc in sections:
-        for code, values in (doc.aliases | {}).items():
-            for value in values + doc.former_names.get(code, []):
+        for code in LANGUAGES:
+            for value in doc.aliases.get(code, []) + doc.former_names.get(code, []):
                 if (code, value) in names and names[code, value] != doc.number:
                     raise ContentError(
                         doc.path, f"the {code} name {value!r} is already an alias of section {names[code, value]}"
