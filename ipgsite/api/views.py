@@ -11,7 +11,7 @@ from ipgsite.ipg.reading import section_languages
 
 
 def _translations(obj, field):
-    return {code: getattr(obj, f"{field}_{languages.field_suffix(code)}") or None for code in languages.CODES}
+    return {code: languages.translated(obj, field, code) or None for code in languages.CODES}
 
 
 def _page_urls(request, section):

@@ -23,10 +23,7 @@ def mentions_in(html, matcher):
 def links_of(obj, field, paragraph, section_id, matcher, note=None):
     """Unsaved links for each language of a paragraph's text or a note's body; never to its own section."""
     found = []
-    for code in languages.CODES:
-        value = getattr(obj, f"{field}_{languages.field_suffix(code)}")
-        if not value:
-            continue
+    for code, value in languages.translations(obj, field).items():
         for mention, offset in mentions_in(render_markdown(value), matcher):
             if mention.section_id == section_id:
                 continue

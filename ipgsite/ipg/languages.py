@@ -22,3 +22,18 @@ def name(code):
 def others(code):
     """The other languages, in the order a reader falls back to them: English first."""
     return [c for c in CODES if c != code]
+
+
+def column(field, code):
+    """The django-modeltranslation column of `field` in a language: ('text', 'zh-hans') -> 'text_zh_hans'."""
+    return f"{field}_{field_suffix(code)}"
+
+
+def translated(obj, field, code):
+    """`obj`'s `field` in one language, '' where it is missing."""
+    return getattr(obj, column(field, code)) or ""
+
+
+def translations(obj, field):
+    """`obj`'s `field` in every language it has, in the site's order."""
+    return {code: value for code in CODES if (value := translated(obj, field, code))}

@@ -79,7 +79,7 @@ class Section(models.Model):
         return reverse("ipg:section", kwargs={"number": self.number})
 
     def title_in(self, code):
-        return getattr(self, f"title_{languages.field_suffix(code)}") or ""
+        return languages.translated(self, "title", code)
 
     @property
     def is_infraction(self):
@@ -88,7 +88,7 @@ class Section(models.Model):
 
 class ParagraphQuerySet(models.QuerySet):
     def missing_in(self, code):
-        field = f"text_{languages.field_suffix(code)}"
+        field = languages.column("text", code)
         return self.filter(models.Q(**{f"{field}__isnull": True}) | models.Q(**{field: ""}))
 
     def translated_into(self, code):
@@ -123,7 +123,7 @@ class Paragraph(models.Model):
         return f"{self.section.get_absolute_url()}#{self.key}"
 
     def text_in(self, code):
-        return getattr(self, f"text_{languages.field_suffix(code)}") or ""
+        return languages.translated(self, "text", code)
 
     def languages(self):
         """The languages this paragraph has text in, in the site's order."""
@@ -149,7 +149,7 @@ class Note(models.Model):
         return f"Note {self.order} on {self.paragraph}"
 
     def body_in(self, code):
-        return getattr(self, f"body_{languages.field_suffix(code)}") or ""
+        return languages.translated(self, "body", code)
 
     def languages(self):
         return [code for code in languages.CODES if self.body_in(code)]

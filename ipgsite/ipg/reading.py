@@ -55,14 +55,14 @@ class PartBlock:
 
 
 def text_of(obj, field_name, code, fallback=True):
-    value = getattr(obj, f"{field_name}_{languages.field_suffix(code)}") or ""
-    available = [c for c in languages.CODES if getattr(obj, f"{field_name}_{languages.field_suffix(c)}")]
+    value = languages.translated(obj, field_name, code)
+    available = list(languages.translations(obj, field_name))
     if value:
         return Text(code=code, html=linked_text(obj, code, render_markdown(value)), available=available)
     if fallback:
         for other in languages.others(code):
             if other in available:
-                source = getattr(obj, f"{field_name}_{languages.field_suffix(other)}")
+                source = languages.translated(obj, field_name, other)
                 html = linked_text(obj, other, render_markdown(source))
                 return Text(code=code, html=html, shown_from=other, available=available)
     return Text(code=code, available=available)

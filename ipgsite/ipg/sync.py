@@ -11,7 +11,7 @@ from .signals import content_loaded
 def _set_translations(obj, field, texts):
     changed = False
     for code in languages.CODES:
-        column = f"{field}_{languages.field_suffix(code)}"
+        column = languages.column(field, code)
         value = texts.get(code) or None
         if (getattr(obj, column) or None) != value:
             setattr(obj, column, value)
@@ -107,18 +107,12 @@ def _load_paragraphs(section, doc, stats, save):
             stats["deleted"] += 1
 
 
-def _texts(obj, field):
-    texts = {}
-    for code in languages.CODES:
-        value = getattr(obj, f"{field}_{languages.field_suffix(code)}")
-        if value:
-            texts[code] = value
-    return texts
-
-
 def documents_from_database():
     """The database's content as documents, ready to be written to files."""
-    chapters = [ChapterDoc(number=c.number, order=c.order, title=_texts(c, "title")) for c in Chapter.objects.all()]
+    chapters = [
+        ChapterDoc(number=c.number, order=c.order, title=languages.translations(c, "title"))
+        for c in Chapter.objects.all()
+    ]
     sections = []
     for section in Section.objects.select_related("chapter").prefetch_related("aliases", "paragraphs__notes"):
         doc = SectionDoc(
@@ -126,18 +120,28 @@ def documents_from_database():
             chapter=section.chapter.number,
             order=section.order,
             penalty=section.penalty,
-            title=_texts(section, "title"),
+            title=languages.translations(section, "title"),
         )
         for alias in sorted(section.aliases.all(), key=lambda a: a.pk):
             target = doc.former_names if alias.former else doc.aliases
             target.setdefault(alias.language, []).append(alias.name)
         for paragraph in sorted(section.paragraphs.all(), key=lambda p: p.order):
             doc.paragraphs.append(
-                ParagraphDoc(key=paragraph.key, part=paragraph.part, texts=_texts(paragraph, "text"), bullet=paragraph.bullet)
+                ParagraphDoc(
+                    key=paragraph.key,
+                    part=paragraph.part,
+                    texts=languages.translations(paragraph, "text"),
+                    bullet=paragraph.bullet,
+                )
             )
             for note in sorted(paragraph.notes.all(), key=lambda n: (n.order, n.pk)):
                 doc.notes.append(
-                    NoteDoc(paragraph=paragraph.key, language=note.language, source=note.source, bodies=_texts(note, "body"))
+                    NoteDoc(
+                        paragraph=paragraph.key,
+                        language=note.language,
+                        source=note.source,
+                        bodies=languages.translations(note, "body"),
+                    )
                 )
         sections.append(doc)
     return chapters, sections

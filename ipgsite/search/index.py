@@ -15,10 +15,7 @@ from .models import Entry, Kind
 def entries_for(obj, field, paragraph, note=None):
     """Unsaved entries: one per language the paragraph's text (or the note's body) is written in."""
     found = []
-    for code in languages.CODES:
-        value = getattr(obj, f"{field}_{languages.field_suffix(code)}")
-        if not value:
-            continue
+    for code, value in languages.translations(obj, field).items():
         text = plain_text(render_markdown(value))
         folded = fold(text)
         found.append(

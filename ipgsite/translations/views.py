@@ -133,7 +133,7 @@ class Item:
 def _reference(obj, code, field_name):
     """The text shown beside the editor: in the chosen reference language, else the first that has it."""
     for candidate in [code, *languages.CODES]:
-        value = getattr(obj, f"{field_name}_{languages.field_suffix(candidate)}")
+        value = languages.translated(obj, field_name, candidate)
         if value:
             return candidate, render_markdown(value)
     return "", ""

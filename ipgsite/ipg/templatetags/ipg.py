@@ -22,11 +22,11 @@ def language_name(code):
 def text(obj, field_name):
     """A translated field in the page's language, or in English marked with its `lang` and labelled."""
     code = get_language()
-    value = getattr(obj, f"{field_name}_{languages.field_suffix(code)}")
+    value = languages.translated(obj, field_name, code)
     if value:
         return format_html('<span lang="{}">{}</span>', languages.html_lang(code), value)
     for other in languages.others(code):
-        value = getattr(obj, f"{field_name}_{languages.field_suffix(other)}")
+        value = languages.translated(obj, field_name, other)
         if value:
             return format_html(
                 '<span lang="{}" class="fallback">{}</span> <small class="fallback-mark" title="{}">{}</small>',
