@@ -7,7 +7,6 @@ from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Chapter, Paragraph, Section
-from ipgsite.ipg.reading import section_languages
 
 
 def _translations(obj, field):
@@ -50,13 +49,12 @@ def outline(request):
 
 @require_safe
 def section(request, number):
-    section = Section.objects.filter(number=number).first()
+    section = Section.objects.select_related("chapter").filter(number=number).first()
     if section is None:
         return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
-    paragraphs = section.paragraphs.order_by("order").prefetch_related("notes")
-    data = _section_summary(request, section, paragraphs.exists())
+    paragraphs = list(section.paragraphs.order_by("order").prefetch_related("notes"))
+    data = _section_summary(request, section, bool(paragraphs))
     data["chapter"] = section.chapter.number
-    data["languages"] = section_languages(section)
     data["paragraphs"] = [
         {
             "key": p.key,
@@ -71,4 +69,5 @@ def section(request, number):
         }
         for p in paragraphs
     ]
+    data["languages"] = [code for code in languages.CODES if any(p["text"][code] for p in data["paragraphs"])]
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})

@@ -81,10 +81,6 @@ class Section(models.Model):
     def title_in(self, code):
         return languages.translated(self, "title", code)
 
-    @property
-    def is_infraction(self):
-        return bool(self.penalty)
-
 
 class ParagraphQuerySet(models.QuerySet):
     def missing_in(self, code):

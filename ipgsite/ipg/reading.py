@@ -99,9 +99,7 @@ def read_section(section, codes, fallback=True):
     return parts
 
 
-def section_languages(section):
-    """The languages in which the section has at least one paragraph."""
-    have = set()
-    for paragraph in section.paragraphs.all():
-        have.update(paragraph.languages())
+def languages_of(parts):
+    """The languages in which the section read into `parts` has at least one paragraph."""
+    have = {code for part in parts for row in part.rows for code in row.paragraph.languages()}
     return [code for code in languages.CODES if code in have]

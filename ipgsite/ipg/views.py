@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 from . import compare, languages
 from .markup import render_markdown
 from .models import Chapter, Paragraph, Penalty, Section
-from .reading import read_section, section_languages
+from .reading import languages_of, read_section
 
 
 @require_safe
@@ -51,10 +51,10 @@ def section(request, number):
         if not codes or len(chosen) > 1 or compare.serialize(codes) != chosen[0]:
             return _redirect_to_choice(request, codes)
 
-    has = section_languages(section)
     comparing = len(codes) > 1
-    missing = [code for code in codes if code not in has]
     parts = read_section(section, codes, fallback=not comparing)
+    has = languages_of(parts)
+    missing = [code for code in codes if code not in has]
     neighbours = list(Section.objects.in_reading_order())
     index = next(i for i, s in enumerate(neighbours) if s.pk == section.pk)
     query = f"?langs={compare.serialize(codes)}" if chosen else ""
