@@ -36,6 +36,19 @@ def translated_fields(model):
     return set(translator.get_options_for_model(model).fields)
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows derived from the text (links, statuses, history): shown, never typed in."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class RevisionCheckedForm(forms.ModelForm):
     """Refuses to overwrite a text someone else saved after this form was opened; keeps both versions."""
 
