@@ -12,6 +12,8 @@ from django.test import Client
 
 from ipgsite.ipg.models import Paragraph
 
+from edits import delete, write
+
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
 PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ipg/2.3/"]
 
@@ -59,9 +61,7 @@ def test_an_edit_shows_at_once_and_changes_the_etag(client, ipg):
     before = reader().get(COMPARE)
     assert reader().get(COMPARE)["X-Cache"] == "hit"
 
-    paragraph = example_c()
-    paragraph.text_zh_hans = "牌手结算了黑暗亲信的触发(缓存测试)。"
-    paragraph.save()
+    write("2.3", "example-c", "zh-hans", "牌手结算了黑暗亲信的触发(缓存测试)。")
 
     after = reader().get(COMPARE, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
@@ -72,7 +72,8 @@ def test_an_edit_shows_at_once_and_changes_the_etag(client, ipg):
 
 def test_deleting_content_invalidates_the_outline(client, ipg):
     assert "2.4" in client.get("/en/").content.decode()
-    Paragraph.objects.filter(section__number="2.4").delete()
+    for paragraph in Paragraph.objects.filter(section__number="2.4"):
+        delete(paragraph)
     html = client.get("/en/").content.decode()
     stub = html.split('href="/en/ipg/2.4/"', 1)[1].split("</li>", 1)[0]
     assert "no text yet" in stub

@@ -8,6 +8,8 @@ from pages import parse
 from ipgsite.crosslinks.models import Link
 from ipgsite.ipg.models import Alias, Note, Paragraph, Section
 
+from edits import add_note, change, delete, write
+
 PHONE = {"width": 390, "height": 844}
 
 
@@ -26,12 +28,6 @@ def paragraph(number, key):
     return Paragraph.objects.get(section__number=number, key=key)
 
 
-def write(number, key, code, text):
-    """Change one language of a paragraph's text and save it, as the admin does."""
-    p = paragraph(number, key)
-    setattr(p, f"text_{code.replace('-', '_')}", text)
-    p.save()
-    return p
 
 
 # Mentions in the seeded content, in each language
@@ -239,15 +235,14 @@ def test_an_alias_added_in_the_admin_links_its_mentions(admin_client, client, ip
     assert response.status_code == 302, response.content[:2000]
     assert ("Lateness", "/en/ipg/3.1/") in xrefs(page(client, "/en/ipg/2.4/").by_id("definition-2"))
 
-    Alias.objects.get(name="Lateness").delete()
+    delete(Alias.objects.get(name="Lateness"))
     assert xrefs(page(client, "/en/ipg/2.4/").by_id("definition-2")) == []
 
 
 def test_a_renamed_section_is_linked_by_its_new_name(client, ipg):
     write("2.4", "definition-2", "en", "It was a Tournament Error — Late Arrival.")
     section = Section.objects.get(number="3.1")
-    section.title_en = "Tournament Error — Late Arrival"
-    section.save()
+    change(section, title_en="Tournament Error — Late Arrival")
     assert ("Tournament Error — Late Arrival", "/en/ipg/3.1/") in xrefs(
         page(client, "/en/ipg/2.4/").by_id("definition-2")
     )
@@ -263,9 +258,7 @@ def test_editing_text_adds_and_removes_links_and_backlinks(client, ipg):
 
 
 def test_notes_are_linked_when_saved(client, ipg):
-    Note.objects.create(
-        paragraph=paragraph("2.4", "example-a"), language="en", source="Test", order=1, body_en="Not an LEC."
-    )
+    add_note("2.4", "example-a", "en", en="Not an LEC.")
     notes = page(client, "/en/ipg/2.4/").by_id("example-a").next_siblings()[0]
     assert xrefs(notes) == [("LEC", "/en/ipg/2.2/")]
 

@@ -9,6 +9,8 @@ from pages import parse
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.search.models import Entry
 
+from edits import add_note, delete, write
+
 PHONE = {"width": 390, "height": 844}
 
 
@@ -195,9 +197,7 @@ def test_a_long_text_is_cut_around_the_match(client, ipg):
 
 
 def test_snippets_are_escaped_then_marked(client, ipg):
-    p = Paragraph.objects.get(section__number="2.4", key="definition-2")
-    p.text_en = "Never type `<b>Dark Confidant</b>` & friends here."
-    p.save()
+    write("2.4", "definition-2", "en", "Never type `<b>Dark Confidant</b>` & friends here.")
     body = client.get("/en/search/", {"q": "Dark Confidant"}).content.decode()
     assert "Never type &lt;b&gt;<mark>Dark Confidant</mark>&lt;/b&gt; &amp; friends here." in body
     body = client.get("/en/search/", {"q": "<b>Dark Confidant"}).content.decode()
@@ -261,25 +261,17 @@ def test_an_edit_in_the_admin_is_found_at_once(admin_client, client, ipg):
 
 
 def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
-    note = Note.objects.create(
-        paragraph=Paragraph.objects.get(section__number="2.4", key="example-a"),
-        language="ja",
-        source="Test",
-        order=1,
-        body_ja="ウーパールーパー",
-    )
+    note = add_note("2.4", "example-a", "ja", ja="ウーパールーパー")
     assert urls(search(client, "ウーパールーパー")) == ["/en/ipg/2.4/#example-a"]
     assert urls(search(client, "ウー")) == ["/en/ipg/2.4/#example-a"]  # two characters: the other index
-    note.delete()
+    delete(note)
     assert urls(search(client, "ウーパールーパー")) == []
     assert urls(search(client, "ウー")) == []
 
 
 def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):
     call_command("loadcontent", verbosity=0)
-    p = Paragraph.objects.get(section__number="2.4", key="definition-2")
-    p.text_ja = "カピバラ"
-    p.save()  # autocommit: committed at once
+    p = write("2.4", "definition-2", "ja", "カピバラ")  # autocommit: committed at once
     assert Entry.objects.get(folded__contains="カピバラ").paragraph == p
 
 

@@ -38,3 +38,8 @@ def content_changed(using=None):
     """
     bump()
     transaction.on_commit(bump, using=using)
+
+
+def follow(batch):
+    """Every write of content (ipgsite.derived) makes cached pages and ETags stale."""
+    content_changed()

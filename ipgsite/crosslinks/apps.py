@@ -6,5 +6,3 @@ class CrosslinksConfig(AppConfig):
     label = "crosslinks"
     verbose_name = "Cross-links"
 
-    def ready(self):
-        from . import signals  # noqa: F401  (connects the receivers that keep links current)

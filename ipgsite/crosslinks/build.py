@@ -6,7 +6,6 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
 
-from .backlog import Backlog
 from .matching import Matcher
 from .models import Link
 from .text import pieces
@@ -59,7 +58,6 @@ def relink(paragraph_ids=(), note_ids=()):
 @transaction.atomic
 def rebuild_links():
     """Find every mention again, in every paragraph and note: after a bulk load, or when names change."""
-    backlog.clear()
     matcher = Matcher.from_database()
     Link.objects.all().delete()
     links = []
@@ -71,5 +69,9 @@ def rebuild_links():
     return len(links)
 
 
-# Edits are relinked when they are committed, or before links are next read in the same thread.
-backlog = Backlog(relink, rebuild_links)
+def follow(batch):
+    """Links follow a batch of writes (ipgsite.derived): all of them when names changed, else the edited texts'."""
+    if batch.everything or batch.names_changed:
+        rebuild_links()
+    elif batch.edits:
+        relink(batch.paragraph_ids, batch.note_ids)

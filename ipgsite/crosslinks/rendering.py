@@ -1,16 +1,12 @@
 """Turning the stored mentions in rendered text into links to the sections, in the reader's language."""
 
 import nh3
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
 from ipgsite.ipg import markup
-from ipgsite.ipg.models import Note
-
-from .build import backlog
 from .models import Link
 from .text import pieces
 
@@ -21,20 +17,12 @@ ATTRIBUTES["a"] = ATTRIBUTES.get("a", set()) | {"href", "title", "class", "rel"}
 ATTRIBUTES["cite"] = {"class", "title"}
 
 
-def prefetch_links():
-    """Prefetches for a queryset of paragraphs: the links in their text and in their notes.
-
-    Links still owed to this thread's recent edits are made first, so that a page shows what was just saved.
-    """
-    backlog.flush()
-    links = Link.objects.select_related("section").order_by("start")
-    return [Prefetch("links", queryset=links), Prefetch("notes__links", queryset=links)]
-
-
-def stored_links(obj, code):
-    """The links found in one language of a paragraph's text (not its notes) or of a note's body."""
-    is_note = isinstance(obj, Note)
-    return [link for link in obj.links.all() if link.language == code and (is_note or link.note_id is None)]
+def links_by_text(section_id):
+    """The links stored for a section's texts, by (paragraph id, note id or None, language), in one query."""
+    found = {}
+    for link in Link.objects.filter(paragraph__section_id=section_id).select_related("section").order_by("start"):
+        found.setdefault((link.paragraph_id, link.note_id, link.language), []).append(link)
+    return found
 
 
 def _title(section, code):
@@ -79,8 +67,3 @@ def with_links(html, links):
         "".join(out), tags=TAGS, attributes=ATTRIBUTES, url_schemes=markup.ALLOWED_URL_SCHEMES, link_rel=None
     )
     return mark_safe(clean)
-
-
-def linked_text(obj, code, html):
-    """The rendered text of `obj` (a paragraph or a note) in language `code`, with its mentions linked."""
-    return with_links(html, stored_links(obj, code))

@@ -3,6 +3,8 @@
 from django.conf import settings
 
 CODES = [code for code, _name in settings.LANGUAGES]
+SOURCE = CODES[0]  # English: the text every translation follows
+CHOICES = list(settings.LANGUAGES)
 
 
 def field_suffix(code):
@@ -37,3 +39,13 @@ def translated(obj, field, code):
 def translations(obj, field):
     """`obj`'s `field` in every language it has, in the site's order."""
     return {code: value for code in CODES if (value := translated(obj, field, code))}
+
+
+def translated_field_names(model):
+    """The fields django-modeltranslation gives a column per language, e.g. {"text"} for a paragraph."""
+    from modeltranslation.translator import NotRegistered, translator
+
+    try:
+        return set(translator.get_options_for_model(model).fields)
+    except NotRegistered:
+        return set()

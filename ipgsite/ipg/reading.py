@@ -5,8 +5,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from ipgsite.crosslinks.rendering import linked_text, prefetch_links
-
 from . import languages
 from .markup import render_markdown
 from .models import Note, Part
@@ -18,13 +16,18 @@ class Text:
 
     code: str
     html: str = ""
+    obj: object = None  # the paragraph or note it is the text of
     # When the text is missing: the language it is shown in instead (if any) and those that have it.
     shown_from: str = ""
     available: list = field(default_factory=list)
 
     @property
+    def written_in(self):
+        return self.shown_from or self.code
+
+    @property
     def lang(self):
-        return languages.html_lang(self.shown_from or self.code)
+        return languages.html_lang(self.written_in)
 
     @property
     def missing(self):
@@ -36,7 +39,7 @@ class Text:
 
 
 @dataclass
-class Row:
+class ShownParagraph:
     paragraph: object
     label: str
     texts: list
@@ -54,25 +57,25 @@ class PartBlock:
         return f"part-{self.part}"
 
 
-def text_of(obj, field_name, code, fallback=True):
+def shown_text(obj, field_name, code, fallback=True):
+    """`obj`'s text in `code` as a reader sees it; where missing, in the first other language that has it."""
     value = languages.translated(obj, field_name, code)
     available = list(languages.translations(obj, field_name))
     if value:
-        return Text(code=code, html=linked_text(obj, code, render_markdown(value)), available=available)
+        return Text(code=code, html=render_markdown(value), obj=obj, available=available)
     if fallback:
         for other in languages.others(code):
             if other in available:
-                source = languages.translated(obj, field_name, other)
-                html = linked_text(obj, other, render_markdown(source))
-                return Text(code=code, html=html, shown_from=other, available=available)
-    return Text(code=code, available=available)
+                html = render_markdown(languages.translated(obj, field_name, other))
+                return Text(code=code, html=html, obj=obj, shown_from=other, available=available)
+    return Text(code=code, obj=obj, available=available)
 
 
 def note_texts(note, codes):
     """A note in each chosen language it has; if it has none of them, in the language it was written in."""
-    texts = [text_of(note, "body", code, fallback=False) for code in codes if note.body_in(code)]
+    texts = [shown_text(note, "body", code, fallback=False) for code in codes if note.body_in(code)]
     if not texts:
-        original = text_of(note, "body", note.language, fallback=False)
+        original = shown_text(note, "body", note.language, fallback=False)
         original.shown_from = note.language
         texts = [original]
     return texts
@@ -80,7 +83,7 @@ def note_texts(note, codes):
 
 def paragraphs_with_notes(section):
     notes = Prefetch("notes", queryset=Note.objects.order_by("order"))
-    return section.paragraphs.order_by("order").prefetch_related(notes, *prefetch_links())
+    return section.paragraphs.order_by("order").prefetch_related(notes)
 
 
 def read_section(section, codes, fallback=True):
@@ -94,8 +97,8 @@ def read_section(section, codes, fallback=True):
             label = string.ascii_uppercase[example_count % 26]
             example_count += 1
         notes = [(note, note_texts(note, codes)) for note in paragraph.notes.all()]
-        texts = [text_of(paragraph, "text", code, fallback=fallback) for code in codes]
-        parts[-1].rows.append(Row(paragraph=paragraph, label=label, texts=texts, notes=notes))
+        texts = [shown_text(paragraph, "text", code, fallback=fallback) for code in codes]
+        parts[-1].rows.append(ShownParagraph(paragraph=paragraph, label=label, texts=texts, notes=notes))
     return parts
 
 

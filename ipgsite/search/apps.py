@@ -6,5 +6,3 @@ class SearchConfig(AppConfig):
     label = "search"
     verbose_name = "Search"
 
-    def ready(self):
-        from . import signals  # noqa: F401  (connects the receivers that keep the index current)

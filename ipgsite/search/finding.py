@@ -12,7 +12,6 @@ from ipgsite.ipg.models import Alias, Section
 
 from . import backends
 from .folding import fold
-from .index import backlog
 from .models import Entry, Kind
 from .snippets import snippet
 
@@ -135,7 +134,6 @@ class Results:
 
 def find(query, page_language, names=None, by_like=False):
     """The entries that contain every term of the query, one page of them, grouped by section in rank order."""
-    backlog.flush()
     names = names or SectionNames()
     results = Results(page=query.page, sections=names.containing(query.terms))
     if not query.terms:

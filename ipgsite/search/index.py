@@ -2,7 +2,6 @@
 
 from django.db import transaction
 
-from ipgsite.crosslinks.backlog import Backlog
 from ipgsite.crosslinks.text import plain_text
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
@@ -49,7 +48,6 @@ def reindex(paragraph_ids=(), note_ids=()):
 @transaction.atomic
 def rebuild_index():
     """Index every paragraph and note again, e.g. after content is loaded in bulk."""
-    backlog.clear()
     Entry.objects.all().delete()
     entries = []
     for paragraph in Paragraph.objects.all():
@@ -60,5 +58,10 @@ def rebuild_index():
     return len(entries)
 
 
-# Edits are indexed when they are committed, or before the next search in the same thread.
-backlog = Backlog(reindex, rebuild_index)
+def follow(batch):
+    """The index follows a batch of writes (ipgsite.derived): whole after a load, else the edited texts and
+    the paragraphs whose part changed (a result's kind)."""
+    if batch.everything:
+        rebuild_index()
+    elif batch.edits or batch.touched_paragraph_ids:
+        reindex(batch.paragraph_ids | batch.touched_paragraph_ids, batch.note_ids)

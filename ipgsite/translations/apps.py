@@ -7,4 +7,4 @@ class TranslationsConfig(AppConfig):
     verbose_name = "Translations"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (history, status and groups follow every save)
+        from . import receivers  # noqa: F401  (groups follow every migrate)

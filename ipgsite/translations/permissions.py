@@ -36,5 +36,15 @@ def require_translate(user, code):
         )
 
 
+def require_structure(user):
+    if not can_edit_structure(user):
+        raise PermissionDenied(_("Only editors change keys, parts, order, sections and aliases."))
+
+
+def can_use_translation_pages(user):
+    """Staff with a language to translate, or an editor: who may open the dashboard, history and import."""
+    return user.is_active and user.is_staff and bool(translatable_languages(user))
+
+
 def group_name(code):
     return GROUP_PREFIX + code

@@ -13,7 +13,27 @@ from ipgsite.ipg.models import Paragraph
 
 from .models import State, Status
 
-SOURCE = languages.CODES[0]  # English: the text translations are checked against
+SOURCE = languages.SOURCE
+
+
+def follow(batch):
+    """Statuses follow a batch of writes (ipgsite.derived): the edited paragraphs', and new paragraphs' first ones."""
+    edits = {}
+    for edit in batch.edits:
+        if isinstance(edit.obj, Paragraph):
+            edits.setdefault(edit.obj.pk, []).append(edit)
+    user = batch.by if getattr(batch.by, "is_authenticated", False) else None
+    for paragraph in Paragraph.objects.filter(pk__in=edits).prefetch_related("statuses"):
+        english = [edit for edit in edits[paragraph.pk] if edit.language == SOURCE]
+        refresh_statuses(
+            paragraph,
+            changed={edit.language for edit in edits[paragraph.pk]},
+            english_before=english[0].before if english else None,
+            minor=bool(english) and all(edit.minor for edit in english),
+            user=user,
+        )
+    if batch.structure_changed or batch.everything:
+        ensure_statuses()
 
 
 def state_for(status, text, english):

@@ -1,6 +1,7 @@
 """The translators' pages inside the admin: dashboard, translate page, history, import."""
 
 from dataclasses import dataclass, field
+from functools import wraps
 
 from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
@@ -17,18 +18,37 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
 
-from . import history, importing
-from .editing import Conflict, check_minor, clean_text, parse_revision, save_text
+from . import history, importing, writing
 from .models import Change, State, Status
-from .permissions import can_edit_structure, can_translate, require_translate, translatable_languages
+from .permissions import (
+    can_edit_structure,
+    can_translate,
+    can_use_translation_pages,
+    require_translate,
+    translatable_languages,
+)
+from .writing import Conflict, check_minor, clean_text, parse_revision
 from .status import SOURCE, confirm, diff_html, ensure_statuses, mark_reviewed
+
+
+def translators_only(view):
+    """Staff who may translate a language, or editors; anyone else gets 403 (and the anonymous, the login page)."""
+
+    @staff_member_required
+    @wraps(view)
+    def checked(request, *args, **kwargs):
+        if not can_use_translation_pages(request.user):
+            raise PermissionDenied(_("These pages are for translators and editors."))
+        return view(request, *args, **kwargs)
+
+    return checked
 
 
 def _context(request, **values):
     return {**admin.site.each_context(request), **values}
 
 
-def _language(code):
+def _known_language(code):
     if code not in languages.CODES:
         raise Http404(_("Unknown language"))
     return code
@@ -61,7 +81,7 @@ class Cell:
         return self.counts.get(State.MISSING, 0) + self.counts.get(State.OUTDATED, 0)
 
 
-@staff_member_required
+@translators_only
 def dashboard(request):
     sections = list(Section.objects.with_text().in_reading_order())
     ensure_statuses(Paragraph.objects.filter(section__in=sections))
@@ -181,10 +201,10 @@ def _reference_language(request, section, code):
     return next((c for c in others if section.paragraphs.translated_into(c).exists()), others[0])
 
 
-@staff_member_required
+@translators_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def translate(request, number, code):
-    code = _language(code)
+    code = _known_language(code)
     section = _section(number)
     require_translate(request.user, code)
     reference = _reference_language(request, section, code)
@@ -249,7 +269,7 @@ def _handle_post(request, items, code):
         minor = bool(request.POST.get(f"minor-{item.name}"))
         if action == "save" and target in ("*", item.name):
             try:
-                saved = save_text(item.obj, code, posted, base, user, minor=minor)
+                saved = writing.write_text(item.obj, code, posted, by=user, base_revision=base, minor=minor)
             except Conflict as conflict:
                 item.conflict, item.text, item.revision, item.kept = conflict, conflict.yours, conflict.revision, True
                 outcome["conflicts"] += 1
@@ -271,7 +291,7 @@ def _handle_post(request, items, code):
             item.errors, item.text, item.kept = error.messages, posted, True
             outcome["errors"] += 1
             continue
-        started = history.text_at(item.obj, code, base) if base is not None else item.text
+        started = writing.text_at(item.obj, code, base) if base is not None else item.text
         if text != started:
             item.text, item.kept = text, True
             item.revision = base
@@ -299,7 +319,7 @@ def _handle_post(request, items, code):
 def _reload(item, code):
     obj = type(item.obj).objects.get(pk=item.obj.pk)
     item.obj = obj
-    item.text = history.text_of(obj, code)
+    item.text = writing.text_in(obj, code)
     item.revision = obj.revision
     item.kept = False
     if not item.is_note:
@@ -326,7 +346,7 @@ def _set_status(request, item, code, action):
     messages.success(request, _("%(key)s marked reviewed.") % {"key": paragraph.key})
 
 
-@staff_member_required
+@translators_only
 @require_POST
 def preview(request):
     """The Markdown as a public page renders it, sanitized: for the translate page's live preview."""
@@ -343,13 +363,13 @@ def preview(request):
 
 
 @dataclass
-class Entry:
+class HistoryEntry:
     change: object
     diff: str
     can_revert: bool
 
 
-@staff_member_required
+@translators_only
 def paragraph_history(request, number, key):
     section = _section(number)
     paragraph = get_object_or_404(Paragraph, section=section, key=key)
@@ -358,7 +378,7 @@ def paragraph_history(request, number, key):
     if code in languages.CODES:
         changes = changes.filter(language=code)
     entries = [
-        Entry(
+        HistoryEntry(
             change=change,
             diff=diff_html(change.before, change.after),
             can_revert=can_translate(request.user, change.note_data.get("language") or change.language),
@@ -378,7 +398,7 @@ def paragraph_history(request, number, key):
     return render(request, "translations/history.html", context)
 
 
-@staff_member_required
+@translators_only
 @require_POST
 def revert_change(request, change_id):
     change = get_object_or_404(Change.objects.select_related("paragraph__section"), pk=change_id)
@@ -395,7 +415,7 @@ def revert_change(request, change_id):
 # Import
 
 
-@staff_member_required
+@translators_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_text(request, number):
     section = _section(number)
@@ -452,7 +472,7 @@ def _apply(request, section, alignment, mine):
                 continue
             base = parse_revision(request.POST.get(f"revision-{row.paragraph.key}"))
             try:
-                if save_text(row.paragraph, proposal.code, proposal.imported, base, request.user):
+                if writing.write_text(row.paragraph, proposal.code, proposal.imported, by=request.user, base_revision=base):
                     applied.append((row.paragraph.key, proposal.code))
             except Conflict as conflict:
                 conflicts.append(conflict)

@@ -4,8 +4,10 @@ from django import template
 
 from ipgsite.ipg import languages
 
-from ..build import backlog
+from ipgsite.ipg.models import Note
+
 from ..models import Link
+from ..rendering import links_by_text, with_links
 
 register = template.Library()
 
@@ -35,7 +37,6 @@ def _named(codes):
 @register.inclusion_tag("crosslinks/mentioned_in.html")
 def mentioned_in(section):
     """What links to this section: the other sections' paragraphs (and notes) that mention it."""
-    backlog.flush()
     by_section = {}
     for link in Link.objects.pointing_to(section).select_related("paragraph__section").in_reading_order():
         source = link.paragraph.section
@@ -46,3 +47,18 @@ def mentioned_in(section):
             found_in.append(link.language)
     groups = [(source, list(paragraphs.values())) for source, paragraphs in by_section.values()]
     return {"section": section, "groups": groups}
+
+
+@register.simple_tag(takes_context=True)
+def linked(context, text):
+    """A paragraph's or note's rendered text (`ipg.reading.Text`) with its mentions of other sections linked.
+
+    The section's links are read once per page, in one query.
+    """
+    obj = text.obj
+    paragraph = obj.paragraph if isinstance(obj, Note) else obj
+    cache = context.render_context.setdefault("crosslinks", {})
+    if paragraph.section_id not in cache:
+        cache[paragraph.section_id] = links_by_text(paragraph.section_id)
+    note_id = obj.pk if isinstance(obj, Note) else None
+    return with_links(text.html, cache[paragraph.section_id].get((paragraph.pk, note_id, text.written_in), []))

@@ -3,8 +3,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ...contentfiles import ContentError, read_content
-from ...sync import load_documents
+from ipgsite.ipg.contentfiles import ContentError, read_content
+
+from ...loading import load_documents
 
 
 class Command(BaseCommand):
