@@ -73,7 +73,9 @@ SENTENCE_END = re.compile(r"(?<=。)|(?<=[.?!])\s+(?=[A-Z“‘\"(])")
 
 
 def normalize(text):
-    return re.sub(r"\s+", " ", text or "").strip()
+    """Line breaks and runs of spaces as one space, ends trimmed; a no-break space inside the text (seed 004
+    has some) is kept."""
+    return re.sub(r"[ \t\r\n]+", " ", text or "").strip()
 
 
 def sentences(text):
@@ -346,6 +348,12 @@ def _where(a, b):
     return f"content {a[max(0, i - 25):i + 25]!r}, seed {b[max(0, i - 25):i + 25]!r}"
 
 
+def _order(keys, wanted):
+    """Where a list of paragraph keys first departs from the seeds' order."""
+    i = next((i for i, (a, b) in enumerate(zip(keys, wanted)) if a != b), min(len(keys), len(wanted)))
+    return f"{keys[i:i + 3]} from position {i + 1}, the seeds give {wanted[i:i + 3]} ({len(keys)} against {len(wanted)})"
+
+
 def check_paragraphs(sections):
     """Each seeded section has the seeds' paragraphs, in their order, parts, bullets and languages."""
     problems = []
@@ -357,7 +365,7 @@ def check_paragraphs(sections):
             continue
         keys, wanted = [p.key for p in doc.paragraphs], [p.key for p in expected.paragraphs]
         if keys != wanted:
-            problems.append(f"{number}: paragraphs in content/ are {keys}, the seeds give {wanted}")
+            problems.append(f"{number}: paragraphs in content/ are {_order(keys, wanted)}")
         have = {p.key: p for p in doc.paragraphs}
         for want in expected.paragraphs:
             got = have.get(want.key)
@@ -403,10 +411,18 @@ def check_notes(sections):
         for key in {k for k, _, _ in want + got}:
             mine = [(code, b) for k, code, b in got if k == key]
             theirs = [(code, b) for k, code, b in want if k == key]
-            if mine != theirs:
+            if len(mine) != len(theirs):
                 problems.append(f"{number} notes on {key}: content has {len(mine)} "
                                 f"({[b[0][:20] for _, b in mine if b]}), the seeds {len(theirs)} "
                                 f"({[b[0][:20] for _, b in theirs]})")
+                continue
+            for i, ((code, got_blocks), (seed_code, seed_blocks)) in enumerate(zip(mine, theirs), 1):
+                if code != seed_code:
+                    problems.append(f"{number} notes on {key}: note {i} is in {code}, the seed's in {seed_code}")
+                elif got_blocks != seed_blocks:
+                    problems.append(f"{number} notes on {key}: note {i} differs from the seed: "
+                                    f"{len(got_blocks)} paragraphs against {len(seed_blocks)}, "
+                                    f"{_where(chr(10).join(got_blocks), chr(10).join(seed_blocks))}")
     return problems
 
 
@@ -611,7 +627,7 @@ def check_page(html, number, languages):
     rows = [e for e in root.walk() if "row" in e.classes and e.attrs.get("id")]
     keys = [r.attrs["id"] for r in rows]
     if keys != [p.key for p in expected.paragraphs]:
-        problems.append(f"{number}: the page shows paragraphs {keys}, the seeds give {[p.key for p in expected.paragraphs]}")
+        problems.append(f"{number}: the page shows paragraphs {_order(keys, [p.key for p in expected.paragraphs])}")
     shown = {}
     for row in rows:
         key, want = row.attrs["id"], expected.paragraph(row.attrs["id"])
