@@ -165,7 +165,10 @@ def _give_keys(paragraphs):
     counts = Counter()
     for p in paragraphs:
         counts[p.part] += 1
-        p.key = f"example-{p.label.lower()}" if p.part == "example" and p.label else f"{KEY_PREFIX[p.part]}-{counts[p.part]}"
+        if p.part == "example" and p.label:
+            p.key = f"example-{p.label.lower()}"
+        else:
+            p.key = f"{KEY_PREFIX[p.part]}-{counts[p.part]}"
     return paragraphs
 
 
@@ -227,6 +230,8 @@ def _seed_001():
             if INLINE_HEADING.match(line):
                 part, line = "upgrade", INLINE_HEADING.sub("", line)
             letter, line = label(line)
+            if letter and key != f"example-{letter.lower()}":
+                raise ValueError(f"seed 001 line {number} is example {letter}, SEED_001_OFFICIAL reads it as {key}")
             official.setdefault(key, []).append(normalize(line))
             parts.setdefault(key, set()).add(part)
             last_key, run = key, None

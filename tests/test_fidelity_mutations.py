@@ -57,6 +57,10 @@ def invented_title(doc):
     doc.title["zh-hans"] = "游戏行动失误~没有来源的标题"
 
 
+def invented_translation_of_a_note(doc):
+    next(n for n in doc.notes if n.paragraph == "remedy-2").bodies["en"] = "An English note that no seed has."
+
+
 def title_of_another_section(doc):
     doc.title["zh-hans"] = "游戏行动失误~额外看牌"
 
@@ -191,6 +195,7 @@ MUTATIONS = [
     ("2.3", invented_sentence, ["not in the seeds", "differs from seed 000"]),
     ("2.4", invented_translation, ["invented translation", "not in the seeds"]),
     ("2.1", invented_english_for_japanese_only_text, ["invented translation", "not in the seeds"]),
+    ("2.3", invented_translation_of_a_note, ["note on remedy-2: has a en text no seed has", "en notes"]),
     ("2.1", invented_title, ["is in no seed"]),
     ("2.1", title_of_another_section, ["not a name the outline gives 2.1"]),
     ("2.3", invented_alias, ["is in no seed"]),
