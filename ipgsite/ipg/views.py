@@ -1,6 +1,9 @@
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.urls import translate_url
 from django.utils import translation
 from django.utils.html import strip_tags
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -121,11 +124,21 @@ def switch_language(request, code):
 
 
 def translate_path(path, code):
-    """`/ja/ipg/2.3/?langs=en,ja` in another interface language: `/en/ipg/2.3/?langs=en,ja`."""
-    prefix, _, rest = path.lstrip("/").partition("/")
-    if prefix in languages.CODES:
-        return f"/{code}/{rest}"
-    return f"/{code}/{path.lstrip('/')}"
+    """`/ja/ipg/2.3/?langs=en,ja` in another interface language: `/en/ipg/2.3/?langs=en,ja`.
+
+    Django resolves a path only in the active language's prefix, so the path is read in its own language.
+    A path the URLs don't know (`/`, `/ja/gone/`) gets `code` as its prefix, to land on the page (or the
+    404 page) in the chosen language.
+    """
+    source = translation.get_language_from_path(urlsplit(path).path)
+    with translation.override(source or code):
+        translated = translate_url(path, code)
+    if translated != path:
+        return translated
+    rest = path.lstrip("/")
+    if source:
+        rest = rest.partition("/")[2]
+    return f"/{code}/{rest}"
 
 
 @require_safe

@@ -41,3 +41,28 @@ def text(obj, field_name):
 @register.simple_tag
 def penalty_badge(penalty):
     return format_html('<span class="penalty penalty-{}">{}</span>', penalty, Penalty(penalty).label)
+
+
+@register.inclusion_tag("ipg/section_link.html")
+def section_link(section, penalty=False, has_text=None, rel="", query=""):
+    """A section as a link: its number and its title in the page's language (with its `lang`).
+
+    penalty: the penalty badge after the link (the quick reference shows it in a cell of its own);
+    has_text: False marks a section whose text is not on the site yet (None when the page doesn't know);
+    rel: "prev" or "next" for the neighbouring sections, with an arrow on their side;
+    query: the compare choice (`?langs=…`) carried to the section.
+    """
+    return {
+        "section": section,
+        "href": section.get_absolute_url() + query,
+        "title": text(section, "title"),
+        "penalty": penalty and section.penalty,
+        "no_text": has_text is False,
+        "rel": rel,
+    }
+
+
+@register.inclusion_tag("ipg/breadcrumbs.html")
+def breadcrumbs(previous=None, next=None, query=""):
+    """The way back to the outline, and the sections before and after this one (with the compare choice)."""
+    return {"previous": previous, "next": next, "query": query}
