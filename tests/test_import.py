@@ -9,6 +9,8 @@ from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
 from ipgsite.ipg.models import Section
 from ipgsite.translations.importing import align
 
+from edits import write
+
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
 
 
@@ -57,8 +59,7 @@ def test_importing_000_and_002_reproduces_content_for_2_3_and_2_4(ipg, tmp_path)
     # Take the Chinese away, then get it back from the seeds through the import page.
     staff = client_for(editor())
     for p in paragraph("2.3", "definition-1").section.paragraphs.all() | paragraph("2.4", "definition-1").section.paragraphs.all():
-        p.text_zh_hans = None
-        p.save()
+        write(p.section.number, p.key, "zh-hans", "")
     for number, prefix in (("2.3", "000"), ("2.4", "002")):
         url = f"/admin/translate/{number}/import/"
         proposal = staff.post(url, {"raw": seed(prefix), "cjk": "auto", "propose": "1"})

@@ -2,7 +2,7 @@
 every writer cleaned and checked alike; reading a page writes nothing."""
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
@@ -177,3 +177,34 @@ def test_reading_a_page_writes_nothing_to_the_database(client, ipg, url):
     assert response.status_code in (200, 302)
     writes = [q["sql"] for q in queries if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
     assert writes == []
+
+
+# The only way: a paragraph or note saved or deleted any other way is refused
+
+
+def test_a_paragraph_or_note_saved_or_deleted_outside_the_write_path_is_refused(ipg):
+    from ipgsite.translations.writing import OutsideTheWritePath
+
+    p = paragraph("2.3", "example-c")
+    p.text_ja = "直接の書き換え"
+    with pytest.raises(OutsideTheWritePath):
+        p.save()
+    note = p.notes.first()
+    with pytest.raises(OutsideTheWritePath), transaction.atomic():
+        note.delete()
+    with pytest.raises(OutsideTheWritePath), transaction.atomic():
+        Note.objects.create(paragraph=p, language="ja", source="test", order=5, body_ja="直接")
+    fresh = paragraph("2.3", "example-c")
+    assert fresh.text_ja != "直接の書き換え" and fresh.notes.count() == p.notes.count()
+
+
+def test_a_write_through_the_write_path_is_recorded_and_followed(client, ipg):
+    from edits import write
+
+    before = paragraph("2.4", "definition-2")
+    after = write("2.4", "definition-2", "en", before.text_en + " (test)")
+    assert after.revision == before.revision + 1
+    change = Change.objects.filter(paragraph=after, language="en").latest("pk")
+    assert (change.before, change.after, change.revision, change.user) == (before.text_en, after.text_en, after.revision, None)
+    assert Status.objects.get(paragraph=after, language="zh-hans").state == State.OUTDATED
+    assert "(test)" in client.get("/en/ipg/2.4/").content.decode()

@@ -29,7 +29,7 @@ class Link(models.Model):
 
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="links")
     note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="links")
-    language = models.CharField(max_length=10, choices=[(c, c) for c in languages.CODES])
+    language = models.CharField(max_length=10, choices=languages.CHOICES)
     start = models.PositiveIntegerField()
     end = models.PositiveIntegerField()
     text = models.CharField(max_length=300, help_text=_("The words of the mention, as the text has them."))

@@ -131,7 +131,7 @@ class Note(models.Model):
 
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="notes")
     language = models.CharField(
-        max_length=10, choices=[(c, c) for c in languages.CODES], help_text=_("The language it was written in.")
+        max_length=10, choices=languages.CHOICES, help_text=_("The language it was written in.")
     )
     source = models.CharField(max_length=200, help_text=_("Where it comes from, e.g. the Japanese annotated edition."))
     order = models.PositiveIntegerField()
@@ -155,7 +155,7 @@ class Alias(models.Model):
     """Another name a section goes by in one language: a short name, an abbreviation, a former name."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="aliases")
-    language = models.CharField(max_length=10, choices=[(c, c) for c in languages.CODES])
+    language = models.CharField(max_length=10, choices=languages.CHOICES)
     name = models.CharField(max_length=200)
     former = models.BooleanField(default=False, help_text=_("A name the section no longer goes by."))
 

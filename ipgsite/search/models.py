@@ -35,7 +35,7 @@ class Entry(models.Model):
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="+")
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="+")
     note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    language = models.CharField(max_length=10, choices=[(c, c) for c in languages.CODES])
+    language = models.CharField(max_length=10, choices=languages.CHOICES)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     text = models.TextField(help_text=_("What a reader sees, as plain text."))
     folded = models.TextField(help_text=_("The text folded (NFKC, casefold): what queries match."))

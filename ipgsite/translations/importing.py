@@ -97,7 +97,7 @@ class Unit:
 
 
 @dataclass
-class Row:
+class AlignedParagraph:
     """One existing paragraph and what the paste proposes for it, language by language."""
 
     paragraph: object
@@ -271,7 +271,7 @@ def align(section, raw, cjk_language="zh-hans"):
         for unit in taken[paragraph.key]:
             for code, text in unit.texts.items():
                 joined[code] = f"{joined[code]} {text}" if code in joined else text
-        row = Row(paragraph=paragraph)
+        row = AlignedParagraph(paragraph=paragraph)
         for code in languages.CODES:
             if code in joined:
                 row.proposals.append(Proposal(code=code, current=paragraph.text_in(code), imported=joined[code]))

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 
-LANGUAGE_CHOICES = [(code, code) for code in languages.CODES]
+
 
 
 class State(models.IntegerChoices):
@@ -55,7 +55,7 @@ class Status(models.Model):
     """
 
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="statuses")
-    language = models.CharField(max_length=10, choices=LANGUAGE_CHOICES)
+    language = models.CharField(max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
     confirmed_source = models.TextField(blank=True, help_text=_("The English this translation was last confirmed against."))
     confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -109,7 +109,7 @@ class Change(models.Model):
     note = models.ForeignKey(Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     action = models.CharField(max_length=10, choices=Action.choices, default=Action.EDIT)
     field = models.CharField(max_length=20)
-    language = models.CharField(max_length=10, choices=LANGUAGE_CHOICES, blank=True)
+    language = models.CharField(max_length=10, choices=languages.CHOICES, blank=True)
     before = models.TextField(blank=True)
     after = models.TextField(blank=True)
     # For a note added or deleted: what it takes to delete or recreate it.

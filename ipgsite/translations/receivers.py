@@ -1,9 +1,25 @@
-"""The translators' groups follow every migrate. (Content writes set off nothing here: see `ipgsite.derived`.)"""
+"""The translators' groups follow every migrate; paragraphs and notes change only through `writing`.
+
+(What a write sets off is not here: see `ipgsite.derived`.)
+"""
 
 from django.apps import apps as global_apps
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, pre_delete, pre_save
+from django.dispatch import receiver
+
+from ipgsite.ipg.models import Note, Paragraph
 
 from .groups import ensure_groups
+from .writing import refuse_writes_outside_a_batch
+
+
+@receiver(pre_save, sender=Paragraph)
+@receiver(pre_save, sender=Note)
+@receiver(pre_delete, sender=Paragraph)
+@receiver(pre_delete, sender=Note)
+def only_through_writing(sender, instance, raw=False, **kwargs):
+    if not raw:
+        refuse_writes_outside_a_batch(instance)
 
 
 def groups_after_migrate(sender, **kwargs):

@@ -128,6 +128,16 @@ def batch(by, everything=False):
         _batch.reset(token)
 
 
+class OutsideTheWritePath(RuntimeError):
+    """A paragraph or note saved or deleted by other means than this module: its history, rights and derived data
+    would be skipped."""
+
+
+def refuse_writes_outside_a_batch(obj):
+    if _batch.get() is None:
+        raise OutsideTheWritePath(f"{obj!r} changes only through ipgsite.translations.writing.")
+
+
 def _writer(by):
     if by is CONTENT_FILES or (by is not None and by.is_authenticated):
         return by
