@@ -21,7 +21,7 @@ from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 
 from . import writing
 from .models import Change, Status
-from .permissions import can_edit_structure, require_structure, translatable_languages
+from .permissions import can_edit_structure, translatable_languages
 
 
 @admin.register(Status)
@@ -154,7 +154,42 @@ class LanguageRestrictedAdmin:
         return type(form.__name__, (form,), {"user": request.user})
 
 
-class ContentAdmin(LanguageRestrictedAdmin, TabbedTranslationAdmin):
+class DeletedThroughWriting:
+    """Deleting from the admin, one object or a selection, through `writing`."""
+
+    def delete_model(self, request, obj):
+        writing.delete(obj, by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        with writing.batch(request.user):
+            for obj in queryset:
+                writing.delete(obj, by=request.user)
+
+
+def save_note_form(user, paragraph, pk, data, changed):
+    """A note's admin form, inline under its paragraph or on its own page, saved through `writing`."""
+    if pk is None:
+        return writing.add_note(
+            paragraph,
+            language=data["language"],
+            source=data["source"],
+            order=data["order"],
+            bodies={code: data.get(column) or "" for column, code in text_columns(Note).items()},
+            by=user,
+        )
+    stored = Note.objects.get(pk=pk)
+    structure = {name: data[name] for name in ("paragraph", "language", "source", "order") if name in changed}
+    if structure:
+        stored = writing.change_note(stored, by=user, **structure)
+    base = data.get("base_revision")
+    for column, code in text_columns(Note).items():
+        if column in changed:
+            revision = stored.revision if base is None else base
+            writing.write_text(stored, code, data.get(column) or "", by=user, base_revision=revision)
+    return stored
+
+
+class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTranslationAdmin):
     """Every content admin: language tabs, restrictions enforced, saves made through `writing` as the user."""
 
     def get_form(self, request, obj=None, **kwargs):
@@ -234,42 +269,17 @@ class ContentAdmin(LanguageRestrictedAdmin, TabbedTranslationAdmin):
                 continue
             data = subform.cleaned_data
             if formset.model is Note:
-                if not instance.pk:
-                    note = writing.add_note(
-                        parent,
-                        language=data["language"],
-                        source=data["source"],
-                        order=data["order"],
-                        bodies={code: data.get(column) or "" for column, code in texts.items()},
-                        by=request.user,
-                    )
+                note = save_note_form(request.user, parent, instance.pk, data, subform.changed_data)
+                if instance.pk:
+                    formset.changed_objects.append((note, subform.changed_data))
+                else:
                     formset.new_objects.append(note)
-                    continue
-                stored = Note.objects.get(pk=instance.pk)
-                structure = {name: data[name] for name in ("language", "source", "order") if name in subform.changed_data}
-                if structure:
-                    stored = writing.change_note(stored, by=request.user, **structure)
-                base = data.get("base_revision")
-                for column, code in texts.items():
-                    if column in subform.changed_data:
-                        writing.write_text(
-                            stored, code, data.get(column) or "", by=request.user,
-                            base_revision=stored.revision if base is None else base,
-                        )
-                formset.changed_objects.append((stored, subform.changed_data))
                 continue
             values = {name: data[name] for name in subform.changed_data if name in fields}
             target = formset.model.objects.get(pk=instance.pk) if instance.pk else formset.model(**{formset.fk.name: parent})
             saved = writing.save_structure(target, values, by=request.user)
             (formset.changed_objects.append((saved, subform.changed_data)) if instance.pk else formset.new_objects.append(saved))
 
-    def delete_model(self, request, obj):
-        writing.delete(obj, by=request.user)
-
-    def delete_queryset(self, request, queryset):
-        with writing.batch(request.user):
-            for obj in queryset:
-                writing.delete(obj, by=request.user)
 
 
 class NoteInline(LanguageRestrictedAdmin, TranslationStackedInline):
@@ -369,32 +379,9 @@ class NoteAdmin(ContentAdmin):
         return actions
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            data = form.cleaned_data
-            note = writing.add_note(
-                data["paragraph"],
-                language=data["language"],
-                source=data["source"],
-                order=data["order"],
-                bodies={code: data.get(column) or "" for column, code in text_columns(Note).items()},
-                by=request.user,
-            )
-            obj.pk = note.pk
-            return
-        stored = Note.objects.get(pk=obj.pk)
-        structure = {name: form.cleaned_data[name] for name in ("language", "source", "order") if name in form.changed_data}
-        if "paragraph" in form.changed_data:
-            require_structure(request.user)
-            structure["paragraph"] = form.cleaned_data["paragraph"]
-        if structure:
-            stored = writing.change_note(stored, by=request.user, **structure)
-        base = form.cleaned_data.get("base_revision")
-        for column, code in text_columns(Note).items():
-            if column in form.changed_data:
-                writing.write_text(
-                    stored, code, form.cleaned_data.get(column) or "", by=request.user,
-                    base_revision=stored.revision if base is None else base,
-                )
+        data = form.cleaned_data
+        note = save_note_form(request.user, data.get("paragraph"), obj.pk if change else None, data, form.changed_data)
+        obj.pk = note.pk
 
 
 class AliasInline(admin.TabularInline):
@@ -416,7 +403,7 @@ class ChapterAdmin(ContentAdmin):
 
 
 @admin.register(Alias)
-class AliasAdmin(admin.ModelAdmin):
+class AliasAdmin(DeletedThroughWriting, admin.ModelAdmin):
     list_display = ["name", "language", "section", "former"]
     list_filter = ["language", "former", "section"]
     search_fields = ["name"]
@@ -425,11 +412,3 @@ class AliasAdmin(admin.ModelAdmin):
         target = Alias.objects.get(pk=obj.pk) if change else obj
         saved = writing.save_structure(target, {name: form.cleaned_data[name] for name in form.changed_data}, by=request.user)
         obj.pk = saved.pk
-
-    def delete_model(self, request, obj):
-        writing.delete(obj, by=request.user)
-
-    def delete_queryset(self, request, queryset):
-        with writing.batch(request.user):
-            for obj in queryset:
-                writing.delete(obj, by=request.user)

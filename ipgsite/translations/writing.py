@@ -323,8 +323,8 @@ def delete_note(note, *, by, reverting=None):
 
 
 def change_note(note, *, by, **values):
-    """A note's language, source or order. An editor may; a translator only for a note whose stored language,
-    and whose new language, are theirs."""
+    """A note's language, source or order (or, for an editor, its paragraph). An editor may; a translator only
+    for a note whose stored language, and whose new language, are theirs."""
     with batch(by) as current:
         stored = Note.objects.select_for_update().get(pk=note.pk)
         changed = {name: value for name, value in values.items() if getattr(stored, name) != value}
@@ -333,6 +333,8 @@ def change_note(note, *, by, **values):
         _require_language(current.by, stored.language)
         if "language" in changed:
             _require_language(current.by, changed["language"])
+        if "paragraph" in changed:
+            _require_structure(current.by)
         for name, value in changed.items():
             setattr(stored, name, value)
         _validate(stored)
