@@ -170,7 +170,8 @@ PAGE_CACHE_VIEWS = {
     "ipg:section": ["langs"],
     "api:outline": [],
     "api:section": [],
-    "search:search": ["q", "language", "kind", "page"],
+    # The empty form only: one page per query would let anyone push the real pages out of the cache.
+    "search:search": [],
     "django.contrib.sitemaps.views.sitemap": [],
     "offline:service-worker": [],
     "offline:manifest": ["lang"],

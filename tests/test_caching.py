@@ -8,8 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.checks import run_checks
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import translation
 
+from ipgsite.caching.middleware import PageCacheMiddleware
 from ipgsite.ipg.models import Paragraph
 
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
@@ -19,6 +21,15 @@ PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ip
 def reader():
     """A reader arriving with no cookies (the compare page remembers its choice in one)."""
     return Client()
+
+
+def kept(url, code="en"):
+    """The page the shared cache holds for a reader with no cookies asking for `url`, if any."""
+    from django.core.cache import cache
+
+    with translation.override(code):
+        key = PageCacheMiddleware(lambda request: None).key(RequestFactory().get(url))
+    return cache.get(key)
 
 
 def example_c():
@@ -150,3 +161,38 @@ def test_a_deployment_is_told_to_share_its_cache(settings):
     assert "caching.W001" in [m.id for m in run_checks(include_deployment_checks=True)]
     settings.CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}}
     assert "caching.W001" not in [m.id for m in run_checks(include_deployment_checks=True)]
+
+
+def test_many_distinct_searches_neither_fill_the_cache_nor_push_pages_out(client, ipg, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20}}}
+    assert reader().get("/en/ipg/2.3/")["X-Cache"] == "miss"
+    assert kept("/en/ipg/2.3/") is not None
+    for number in range(40):
+        url = f"/en/search/?q=outsider{number}"
+        response = reader().get(url)
+        assert response.status_code == 200 and "X-Cache" not in response
+        assert kept(url) is None
+    # a new process, with nothing in its own memory: the section still comes from the shared cache
+    assert reader().get("/en/ipg/2.3/")["X-Cache"] == "hit"
+
+
+def test_search_still_answers_and_revalidates_without_being_kept(client, ipg):
+    url = "/en/search/?q=Dark+Confidant"
+    first = client.get(url)
+    assert first.status_code == 200 and "X-Cache" not in first
+    assert "Dark Confidant" in first.content.decode() and 'class="result' in first.content.decode()
+    assert first["ETag"].startswith('W/"') and "no-cache" in first["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert kept(url) is None
+
+
+@pytest.mark.parametrize("query", ["?&", "?&&", "?penalty=warning&", "?penalty=warning&penalty=warning", "?penalty=%77arning"])
+def test_odd_spellings_of_a_query_are_served_but_not_kept(client, ipg, query):
+    url = "/en/penalties/" + query
+    response = reader().get(url)
+    assert response.status_code == 200 and "X-Cache" not in response
+    assert kept(url) is None
+    # the site's own spelling is kept
+    assert reader().get("/en/penalties/?penalty=warning")["X-Cache"] == "miss"
+    assert kept("/en/penalties/?penalty=warning") is not None
