@@ -1,8 +1,11 @@
 """What a browser fetches to keep the IPG offline: the service worker, the web app manifest, the list of pages."""
 
 import json
+import re
 
 import pytest
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
 
 from ipgsite.ipg.models import Paragraph, Section
 
@@ -58,3 +61,44 @@ def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
     assert listing["language"] in {"en", "zh-hans", "ja"}
     assert listing["langs"] == ""
     assert all(url.startswith(f"/{listing['language']}/") for url in listing["pages"])
+
+
+OWN_FILES = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", "/static/offline/icon.svg"}
+
+
+def resources(html):
+    """The files a page itself loads: its stylesheets, scripts and manifest (not the links in its text)."""
+    found = set(re.findall(r'<link rel="(?:stylesheet|manifest)" href="([^"]+)"', html))
+    return found | set(re.findall(r'<script src="([^"]+)"', html))
+
+
+def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ipg):
+    paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
+    paragraph.text_en += " See [the rules](/static/../admin/) and [this](/static/css/../../admin/login/)."
+    paragraph.save()
+    assert 'href="/static/../admin/"' in client.get("/en/ipg/2.4/").content.decode()
+
+    listing = json.loads(client.get("/offline/pages.json?lang=en").content)
+    assert set(listing["assets"]) == OWN_FILES | {"/manifest.webmanifest?lang=en"}
+    for url in listing["assets"]:
+        if url.startswith("/static/"):
+            assert finders.find(url.removeprefix("/static/")), url
+    # every file a saved page loads is listed, so none is missing offline
+    for url in listing["pages"]:
+        loaded = resources(client.get(url).content.decode())
+        assert len(loaded) == 4 and loaded <= set(listing["assets"]), url
+
+
+def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+    call_command("collectstatic", interactive=False, verbosity=0)
+    listing = json.loads(client.get("/offline/pages.json?lang=ja").content)
+    hashed = sorted(url for url in listing["assets"] if url.startswith("/static/"))
+    assert len(hashed) == len(OWN_FILES)
+    for url, name in zip(hashed, sorted(OWN_FILES)):
+        stem, extension = name.rsplit(".", 1)
+        assert re.fullmatch(re.escape(stem) + r"\.[0-9a-f]{12}\." + extension, url), url
+        assert (tmp_path / url.removeprefix("/static/")).is_file()
+    loaded = resources(client.get("/ja/ipg/2.3/").content.decode())
+    assert len(loaded) == 4 and loaded <= set(listing["assets"])

@@ -1,5 +1,6 @@
 """What a reader's browser needs to keep the IPG for reading without a connection."""
 
+from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -13,11 +14,15 @@ from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Section
 
 ICON = "offline/icon.svg"
+# The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
+# exactly these, never a link it could find in a page, where translators' Markdown may have put it.
+ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON)
 
 
 @require_safe
 def service_worker(request):
-    response = render(request, "offline/sw.js", {"pages_url": reverse("offline:pages")}, content_type="text/javascript")
+    context = {"pages_url": reverse("offline:pages"), "static_url": settings.STATIC_URL, "manifest_url": reverse("offline:manifest")}
+    response = render(request, "offline/sw.js", context, content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
 
@@ -46,6 +51,7 @@ def pages(request):
     """Every page a reader needs offline in one interface language and, if any, one compare choice.
 
     `version` changes whenever the content does: the service worker downloads the pages again then.
+    `assets` are the site's own files those pages use, at their deployed (hashed) URLs, and the manifest.
     """
     code = _language(request.GET.get("lang"))
     choice = compare.parse(request.GET.get("langs", ""))
@@ -62,7 +68,7 @@ def pages(request):
             "language": code,
             "langs": compare.serialize(choice) if len(choice) > 1 else "",
             "pages": urls,
-            "assets": [static(ICON)],
+            "assets": [static(name) for name in ASSETS] + [f"{reverse('offline:manifest')}?lang={code}"],
         }
     )
 
