@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
+from django.test import Client
 
 from ipgsite.ipg.models import Paragraph, Section
 
@@ -61,6 +62,25 @@ def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
     assert listing["language"] in {"en", "zh-hans", "ja"}
     assert listing["langs"] == ""
     assert all(url.startswith(f"/{listing['language']}/") for url in listing["pages"])
+    assert "X-Cache" not in response and "private" in response["Cache-Control"]  # answered, not kept
+
+
+@pytest.mark.parametrize(
+    "path,made_up", [("/offline/pages.json", "lang=x{}"), ("/offline/pages.json", "lang=ja&langs=y{}"), ("/manifest.webmanifest", "lang=x{}")]
+)
+def test_made_up_parameters_add_nothing_to_the_page_cache(client, ipg, path, made_up):
+    for number in range(5):
+        response = Client().get(f"{path}?{made_up.format(number)}")
+        assert response.status_code == 200 and "X-Cache" not in response
+    assert Client().get(f"{path}?lang=ja")["X-Cache"] == "miss"
+    assert Client().get(f"{path}?lang=ja")["X-Cache"] == "hit"
+
+
+def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
+    # as the worker spells them: URLSearchParams encodes the comma
+    for query in ["lang=zh-hans&langs=", "lang=ja&langs=en%2Cja", "lang=ja&langs=en,ja"]:
+        assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "miss"
+        assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
 
 
 OWN_FILES = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", "/static/offline/icon.svg"}

@@ -5,6 +5,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
@@ -43,7 +44,8 @@ def web_manifest(request):
             "theme_color": "#1d3557",
             "icons": [{"src": static(ICON), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
         }
-    return JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    return _kept_only_as_spelled(request, response, lang=code)
 
 
 @require_safe
@@ -62,7 +64,7 @@ def pages(request):
             urls.append(url)
             if len(choice) > 1:
                 urls.append(f"{url}?langs={compare.serialize(choice)}")
-    return JsonResponse(
+    response = JsonResponse(
         {
             "version": str(content_version()),
             "language": code,
@@ -71,6 +73,15 @@ def pages(request):
             "assets": [static(name) for name in ASSETS] + [f"{reverse('offline:manifest')}?lang={code}"],
         }
     )
+    return _kept_only_as_spelled(request, response, lang=code, langs=compare.serialize(choice) if len(choice) > 1 else "")
+
+
+def _kept_only_as_spelled(request, response, **spelled):
+    """Any other spelling of a parameter (`lang=xx`, `lang=EN`, `langs=zz`) is answered but not kept by the
+    page cache: each would be one more entry that anyone could add."""
+    if any(name in request.GET and request.GET[name] != value for name, value in spelled.items()):
+        patch_cache_control(response, private=True)
+    return response
 
 
 def _language(code):
