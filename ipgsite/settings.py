@@ -163,7 +163,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Public pages kept in the cache (ipgsite/caching), by URL name, with the query parameters that choose
-# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike.
+# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike,
+# each with the function that reads it as the pages do (made-up values then share one cache entry).
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
@@ -177,7 +178,7 @@ PAGE_CACHE_VIEWS = {
     "offline:manifest": ["lang"],
     "offline:pages": ["lang", "langs"],
 }
-PAGE_CACHE_COOKIES = ["ipg_langs"]
+PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
 

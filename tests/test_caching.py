@@ -196,3 +196,19 @@ def test_odd_spellings_of_a_query_are_served_but_not_kept(client, ipg, query):
     # the site's own spelling is kept
     assert reader().get("/en/penalties/?penalty=warning")["X-Cache"] == "miss"
     assert kept("/en/penalties/?penalty=warning") is not None
+
+
+def test_made_up_compare_cookies_share_one_entry(client, ipg):
+    """The cookie is part of the key as the pages read it, so made-up values cannot each add a page."""
+    answers = []
+    for number in range(6):
+        visitor = reader()
+        visitor.cookies["ipg_langs"] = f"made-up-{number}"
+        answers.append(visitor.get("/en/ipg/2.4/")["X-Cache"])
+    assert answers == ["miss"] + ["hit"] * 5
+    # a real choice, however it is spelled, still takes the reader to the compared page
+    for spelled in ["en,ja", "EN, ja", "en,jp,xx"]:
+        chooser = reader()
+        chooser.cookies["ipg_langs"] = spelled
+        response = chooser.get("/en/ipg/2.4/")
+        assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=en,ja"

@@ -3,8 +3,8 @@
 The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
 what it shows (the compare choice `langs`, a penalty filter). Search results are not kept: anyone can ask
 for any number of distinct queries. A page is kept per scheme, host, language, path and query, and the
-values of the cookies in settings.PAGE_CACHE_COOKIES (the compare choice a page may redirect to, or
-remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
+cookies in settings.PAGE_CACHE_COOKIES as the pages read them (the compare choice a page may redirect to,
+or remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
 
 Not kept: requests from someone signed in (a session or messages cookie), other query parameters or other
@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.cache import get_conditional_response, has_vary_header, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from . import versions
@@ -59,7 +60,7 @@ class PageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         self.views = settings.PAGE_CACHE_VIEWS
-        self.page_cookies = list(settings.PAGE_CACHE_COOKIES)
+        self.page_cookies = {name: import_string(read) for name, read in settings.PAGE_CACHE_COOKIES.items()}
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
         self.recent = RecentPages(settings.PAGE_CACHE_IN_MEMORY)
@@ -105,7 +106,7 @@ class PageCacheMiddleware:
             request.get_host(),
             request.path,
             request.META.get("QUERY_STRING", ""),
-            repr([request.COOKIES.get(name) for name in self.page_cookies]),
+            repr([read(request.COOKIES[name]) if name in request.COOKIES else None for name, read in self.page_cookies.items()]),
         ]
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"
