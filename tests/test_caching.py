@@ -212,3 +212,9 @@ def test_made_up_compare_cookies_share_one_entry(client, ipg):
         chooser.cookies["ipg_langs"] = spelled
         response = chooser.get("/en/ipg/2.4/")
         assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=en,ja"
+
+
+@pytest.mark.parametrize("hosts,warned", [(["*"], True), ([".example.org"], True), (["ipg.example.org", "127.0.0.1"], False)])
+def test_a_deployment_is_told_when_any_host_name_would_be_kept(settings, hosts, warned):
+    settings.ALLOWED_HOSTS = hosts
+    assert ("caching.W002" in [m.id for m in run_checks(include_deployment_checks=True)]) is warned
