@@ -133,7 +133,7 @@ def test_only_the_sites_own_files_are_saved_never_a_link_from_the_text(live_ipg,
     assert {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", ICON} <= set(saved)
 
 
-def test_a_file_that_fails_does_not_stop_the_pages_being_saved(live_ipg, new_page, server_requests):
+def test_a_file_that_fails_does_not_stop_the_pages_being_saved(live_ipg, new_page):
     page = new_page(service_workers="allow")
     page.context.route(f"**{ICON}", lambda route: route.fulfill(status=404, body="missing"))
     page.context.route("**/static/js/site.js", lambda route: route.abort())  # a network error

@@ -22,7 +22,11 @@ ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON)
 
 @require_safe
 def service_worker(request):
-    context = {"pages_url": reverse("offline:pages"), "static_url": settings.STATIC_URL, "manifest_url": reverse("offline:manifest")}
+    context = {
+        "pages_url": reverse("offline:pages"),
+        "static_url": settings.STATIC_URL,
+        "manifest_url": reverse("offline:manifest"),
+    }
     response = render(request, "offline/sw.js", context, content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
@@ -57,23 +61,24 @@ def pages(request):
     """
     code = _language(request.GET.get("lang"))
     choice = compare.parse(request.GET.get("langs", ""))
+    langs = compare.serialize(choice) if len(choice) > 1 else ""
     with translation.override(code):
         urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
         for section in Section.objects.in_reading_order():
             url = section.get_absolute_url()
             urls.append(url)
-            if len(choice) > 1:
-                urls.append(f"{url}?langs={compare.serialize(choice)}")
+            if langs:
+                urls.append(f"{url}?langs={langs}")
     response = JsonResponse(
         {
             "version": str(content_version()),
             "language": code,
-            "langs": compare.serialize(choice) if len(choice) > 1 else "",
+            "langs": langs,
             "pages": urls,
             "assets": [static(name) for name in ASSETS] + [f"{reverse('offline:manifest')}?lang={code}"],
         }
     )
-    return _kept_only_as_spelled(request, response, lang=code, langs=compare.serialize(choice) if len(choice) > 1 else "")
+    return _kept_only_as_spelled(request, response, lang=code, langs=langs)
 
 
 def _kept_only_as_spelled(request, response, **spelled):
