@@ -163,20 +163,22 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Public pages kept in the cache (ipgsite/caching), by URL name, with the query parameters that choose
-# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike.
+# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike,
+# each with the function that reads it as the pages do (made-up values then share one cache entry).
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs"],
     "api:outline": [],
     "api:section": [],
-    "search:search": ["q", "language", "kind", "page"],
+    # The empty form only: one page per query would let anyone push the real pages out of the cache.
+    "search:search": [],
     "django.contrib.sitemaps.views.sitemap": [],
     "offline:service-worker": [],
     "offline:manifest": ["lang"],
     "offline:pages": ["lang", "langs"],
 }
-PAGE_CACHE_COOKIES = ["ipg_langs"]
+PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
 

@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Paragraph, Section
 
+from edits import write
+
 SAVING_TIMEOUT = 60_000  # ms: the first visit saves every section in the background
 
 
@@ -94,8 +96,7 @@ def test_an_edit_is_picked_up_when_the_connection_returns(live_ipg, new_page):
     page.context.set_offline(True)
     expect(status).to_have_attribute("data-state", "offline")
     paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
-    paragraph.text_en = "Edited while the reader was offline: a new first sentence."
-    paragraph.save()
+    write(paragraph.section.number, paragraph.key, "en", "Edited while the reader was offline: a new first sentence.")
 
     page.context.set_offline(False)  # the page hears "online" and the worker fetches what changed
     expect(status).not_to_have_attribute("data-version", saved_version, timeout=SAVING_TIMEOUT)
@@ -105,3 +106,97 @@ def test_an_edit_is_picked_up_when_the_connection_returns(live_ipg, new_page):
     response = page.goto(f"{live_ipg.url}/en/ipg/2.4/")
     assert response.from_service_worker
     expect(page.locator("#definition-1")).to_contain_text("Edited while the reader was offline: a new first sentence.")
+
+
+ICON = "/static/offline/icon.svg"  # listed for saving, and loaded by no page itself
+
+
+def translators_link_to_the_admin():
+    paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
+    write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " See [the rules](/static/../admin/).")
+
+
+def test_only_the_sites_own_files_are_saved_never_a_link_from_the_text(live_ipg, new_page, server_requests):
+    translators_link_to_the_admin()
+    page = new_page(service_workers="allow")
+    asked = []
+    page.context.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    wait_until_saved(page)
+    page.goto(f"{live_ipg.url}/en/ipg/2.4/")
+    assert page.locator("#definition-1 a[href='/static/../admin/']").count() == 1
+
+    assert not [path for path in server_requests if "/admin" in path]
+    assert not [url for url in asked if "/admin" in url]
+    saved = page.evaluate("async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)")
+    assert "/admin/" not in saved and "/static/../admin/" not in saved
+    assert {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", ICON} <= set(saved)
+
+
+def test_a_file_that_fails_does_not_stop_the_pages_being_saved(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    page.context.route(f"**{ICON}", lambda route: route.fulfill(status=404, body="missing"))
+    page.context.route("**/static/js/site.js", lambda route: route.abort())  # a network error
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    wait_until_saved(page)
+
+    page.context.set_offline(True)
+    response = page.goto(f"{live_ipg.url}/en/ipg/2.4/")
+    assert response.ok and response.from_service_worker
+    assert_reads_in_full(page, "2.4", "en")
+
+
+def test_retries_back_off_and_stop(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    failures = []
+
+    def missing(route):
+        failures.append(route.request.url)
+        route.fulfill(status=404, body="missing")
+
+    page.context.route(f"**{ICON}", missing)
+    page.clock.install()
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    status = wait_until_saved(page)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # from here, time moves only when the test says
+
+    delays = []
+    while (delay := status.get_attribute("data-retry-in")) is not None:
+        delays.append(int(delay))
+        page.clock.run_for(int(delay))
+        if len(delays) < 6:
+            expect(status).to_have_attribute("data-retries", str(len(delays) + 1), timeout=SAVING_TIMEOUT)
+        else:
+            expect(status).not_to_have_attribute("data-retry-in", str(delay), timeout=SAVING_TIMEOUT)
+        assert len(delays) <= 6, "the page keeps trying"
+    assert delays == [5000, 10000, 20000, 40000, 80000, 160000]
+    assert len(failures) == 1 + len(delays)  # the first try and every retry asked once, nothing more
+    expect(status).to_have_attribute("data-state", "ready")
+
+    page.clock.run_for(24 * 3600 * 1000)
+    assert status.get_attribute("data-retry-in") is None
+    # back online, the page tries again
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    expect(status).to_have_attribute("data-retry-in", "5000", timeout=SAVING_TIMEOUT)
+    assert len(failures) == 2 + len(delays)
+
+
+def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    status = wait_until_saved(page)
+    saved_version = status.get_attribute("data-version")
+    # what an earlier release listed, under its hashed name
+    page.evaluate(
+        "async () => (await caches.open('ipg-pages')).put('/static/css/site.0123456789ab.css', new Response('old'))"
+    )
+    paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
+    write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " (edited)")
+
+    page.reload()
+    expect(status).not_to_have_attribute("data-version", saved_version, timeout=SAVING_TIMEOUT)
+    expect(status).to_have_attribute("data-state", "ready", timeout=SAVING_TIMEOUT)
+    saved = page.evaluate("async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)")
+    assert "/static/css/site.0123456789ab.css" not in saved
+    assert "/static/css/site.css" in saved

@@ -8,8 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.checks import run_checks
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import translation
 
+from ipgsite.caching.middleware import PageCacheMiddleware
 from ipgsite.ipg.models import Paragraph
 
 from edits import delete, write
@@ -21,6 +23,15 @@ PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ip
 def reader():
     """A reader arriving with no cookies (the compare page remembers its choice in one)."""
     return Client()
+
+
+def kept(url, code="en"):
+    """The page the shared cache holds for a reader with no cookies asking for `url`, if any."""
+    from django.core.cache import cache
+
+    with translation.override(code):
+        key = PageCacheMiddleware(lambda request: None).key(RequestFactory().get(url))
+    return cache.get(key)
 
 
 def example_c():
@@ -151,3 +162,60 @@ def test_a_deployment_is_told_to_share_its_cache(settings):
     assert "caching.W001" in [m.id for m in run_checks(include_deployment_checks=True)]
     settings.CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}}
     assert "caching.W001" not in [m.id for m in run_checks(include_deployment_checks=True)]
+
+
+def test_many_distinct_searches_neither_fill_the_cache_nor_push_pages_out(client, ipg, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20}}}
+    assert reader().get("/en/ipg/2.3/")["X-Cache"] == "miss"
+    assert kept("/en/ipg/2.3/") is not None
+    for number in range(40):
+        url = f"/en/search/?q=outsider{number}"
+        response = reader().get(url)
+        assert response.status_code == 200 and "X-Cache" not in response
+        assert kept(url) is None
+    # a new process, with nothing in its own memory: the section still comes from the shared cache
+    assert reader().get("/en/ipg/2.3/")["X-Cache"] == "hit"
+
+
+def test_search_still_answers_and_revalidates_without_being_kept(client, ipg):
+    url = "/en/search/?q=Dark+Confidant"
+    first = client.get(url)
+    assert first.status_code == 200 and "X-Cache" not in first
+    assert "Dark Confidant" in first.content.decode() and 'class="result' in first.content.decode()
+    assert first["ETag"].startswith('W/"') and "no-cache" in first["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert kept(url) is None
+
+
+@pytest.mark.parametrize("query", ["?&", "?&&", "?penalty=warning&", "?penalty=warning&penalty=warning", "?penalty=%77arning"])
+def test_odd_spellings_of_a_query_are_served_but_not_kept(client, ipg, query):
+    url = "/en/penalties/" + query
+    response = reader().get(url)
+    assert response.status_code == 200 and "X-Cache" not in response
+    assert kept(url) is None
+    # the site's own spelling is kept
+    assert reader().get("/en/penalties/?penalty=warning")["X-Cache"] == "miss"
+    assert kept("/en/penalties/?penalty=warning") is not None
+
+
+def test_made_up_compare_cookies_share_one_entry(client, ipg):
+    """The cookie is part of the key as the pages read it, so made-up values cannot each add a page."""
+    answers = []
+    for number in range(6):
+        visitor = reader()
+        visitor.cookies["ipg_langs"] = f"made-up-{number}"
+        answers.append(visitor.get("/en/ipg/2.4/")["X-Cache"])
+    assert answers == ["miss"] + ["hit"] * 5
+    # a real choice, however it is spelled, still takes the reader to the compared page
+    for spelled in ["en,ja", "EN, ja", "en,jp,xx"]:
+        chooser = reader()
+        chooser.cookies["ipg_langs"] = spelled
+        response = chooser.get("/en/ipg/2.4/")
+        assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=en,ja"
+
+
+@pytest.mark.parametrize("hosts,warned", [(["*"], True), ([".example.org"], True), (["ipg.example.org", "127.0.0.1"], False)])
+def test_a_deployment_is_told_when_any_host_name_would_be_kept(settings, hosts, warned):
+    settings.ALLOWED_HOSTS = hosts
+    assert ("caching.W002" in [m.id for m in run_checks(include_deployment_checks=True)]) is warned

@@ -1,10 +1,16 @@
 """What a browser fetches to keep the IPG offline: the service worker, the web app manifest, the list of pages."""
 
 import json
+import re
 
 import pytest
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.test import Client
 
 from ipgsite.ipg.models import Paragraph, Section
+
+from edits import write
 
 
 def test_the_service_worker_is_served_from_the_root_to_cover_every_language(client, ipg):
@@ -45,8 +51,7 @@ def test_the_page_list_holds_every_section_in_the_language_and_the_compare_choic
 def test_the_page_list_changes_version_when_the_content_does(client, ipg):
     before = json.loads(client.get("/offline/pages.json?lang=en").content)["version"]
     paragraph = Paragraph.objects.filter(section__number="2.4").first()
-    paragraph.text_en += " (edited)"
-    paragraph.save()
+    write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " (edited)")
     assert json.loads(client.get("/offline/pages.json?lang=en").content)["version"] != before
 
 
@@ -58,3 +63,62 @@ def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
     assert listing["language"] in {"en", "zh-hans", "ja"}
     assert listing["langs"] == ""
     assert all(url.startswith(f"/{listing['language']}/") for url in listing["pages"])
+    assert "X-Cache" not in response and "private" in response["Cache-Control"]  # answered, not kept
+
+
+@pytest.mark.parametrize(
+    "path,made_up", [("/offline/pages.json", "lang=x{}"), ("/offline/pages.json", "lang=ja&langs=y{}"), ("/manifest.webmanifest", "lang=x{}")]
+)
+def test_made_up_parameters_add_nothing_to_the_page_cache(client, ipg, path, made_up):
+    for number in range(5):
+        response = Client().get(f"{path}?{made_up.format(number)}")
+        assert response.status_code == 200 and "X-Cache" not in response
+    assert Client().get(f"{path}?lang=ja")["X-Cache"] == "miss"
+    assert Client().get(f"{path}?lang=ja")["X-Cache"] == "hit"
+
+
+def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
+    # as the worker spells them: URLSearchParams encodes the comma
+    for query in ["lang=zh-hans&langs=", "lang=ja&langs=en%2Cja", "lang=ja&langs=en,ja"]:
+        assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "miss"
+        assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
+
+
+OWN_FILES = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", "/static/offline/icon.svg"}
+
+
+def resources(html):
+    """The files a page itself loads: its stylesheets, scripts and manifest (not the links in its text)."""
+    found = set(re.findall(r'<link rel="(?:stylesheet|manifest)" href="([^"]+)"', html))
+    return found | set(re.findall(r'<script src="([^"]+)"', html))
+
+
+def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ipg):
+    paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
+    write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " See [the rules](/static/../admin/) and [this](/static/css/../../admin/login/).")
+    assert 'href="/static/../admin/"' in client.get("/en/ipg/2.4/").content.decode()
+
+    listing = json.loads(client.get("/offline/pages.json?lang=en").content)
+    assert set(listing["assets"]) == OWN_FILES | {"/manifest.webmanifest?lang=en"}
+    for url in listing["assets"]:
+        if url.startswith("/static/"):
+            assert finders.find(url.removeprefix("/static/")), url
+    # every file a saved page loads is listed, so none is missing offline
+    for url in listing["pages"]:
+        loaded = resources(client.get(url).content.decode())
+        assert len(loaded) == 4 and loaded <= set(listing["assets"]), url
+
+
+def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+    call_command("collectstatic", interactive=False, verbosity=0)
+    listing = json.loads(client.get("/offline/pages.json?lang=ja").content)
+    hashed = sorted(url for url in listing["assets"] if url.startswith("/static/"))
+    assert len(hashed) == len(OWN_FILES)
+    for url, name in zip(hashed, sorted(OWN_FILES)):
+        stem, extension = name.rsplit(".", 1)
+        assert re.fullmatch(re.escape(stem) + r"\.[0-9a-f]{12}\." + extension, url), url
+        assert (tmp_path / url.removeprefix("/static/")).is_file()
+    loaded = resources(client.get("/ja/ipg/2.3/").content.decode())
+    assert len(loaded) == 4 and loaded <= set(listing["assets"])

@@ -17,3 +17,19 @@ def shared_cache(app_configs, **kwargs):
             )
         ]
     return []
+
+
+@register(Tags.caches, deploy=True)
+def bounded_hosts(app_configs, **kwargs):
+    """Pages are kept per host: with a wildcard, anyone could fill the cache by making up host names."""
+    wildcards = [host for host in settings.ALLOWED_HOSTS if host == "*" or host.startswith(".")]
+    if wildcards:
+        return [
+            Warning(
+                f"ALLOWED_HOSTS accepts any host name ({', '.join(wildcards)}): the page cache keeps a copy of "
+                "every page for each one, so made-up Host headers could push the real pages out.",
+                hint="List the site's host names exactly, e.g. ALLOWED_HOSTS=ipg.example.org",
+                id="caching.W002",
+            )
+        ]
+    return []

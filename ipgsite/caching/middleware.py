@@ -1,14 +1,15 @@
 """Public pages: served from the shared cache until the content changes, with validators for browsers.
 
 The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
-what it shows (the compare choice `langs`, a penalty filter, a search). A page is kept per scheme, host,
-language, path and query, and the values of the cookies in settings.PAGE_CACHE_COOKIES (the compare
-choice a page may redirect to, or remember with a cookie that is then replayed to every reader alike).
-Every public page carries an ETag, a Last-Modified and Cache-Control, and a conditional request whose
-copy is current gets 304 Not Modified.
+what it shows (the compare choice `langs`, a penalty filter). Search results are not kept: anyone can ask
+for any number of distinct queries. A page is kept per scheme, host, language, path and query, and the
+cookies in settings.PAGE_CACHE_COOKIES as the pages read them (the compare choice a page may redirect to,
+or remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
+a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
 
-Not kept: requests from someone signed in (a session or messages cookie), other query parameters, answers
-other than 200, and answers that set any other cookie, vary by cookie or ask not to be cached.
+Not kept: requests from someone signed in (a session or messages cookie), other query parameters or other
+spellings of the same query, answers other than 200, and answers that set any other cookie, vary by
+cookie or ask not to be cached.
 
 Each request asks the shared cache for the content version (one small read); the pages themselves are
 also held in each process's memory, so a page this process has served before needs nothing more.
@@ -22,6 +23,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.cache import get_conditional_response, has_vary_header, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from . import versions
@@ -58,7 +60,7 @@ class PageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         self.views = settings.PAGE_CACHE_VIEWS
-        self.page_cookies = list(settings.PAGE_CACHE_COOKIES)
+        self.page_cookies = {name: import_string(read) for name, read in settings.PAGE_CACHE_COOKIES.items()}
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
         self.recent = RecentPages(settings.PAGE_CACHE_IN_MEMORY)
@@ -80,7 +82,7 @@ class PageCacheMiddleware:
         parameters = self.views.get(match.view_name) if match else None
         if parameters is None or response.status_code != 200 or response.streaming:
             return response
-        if key and set(request.GET) <= set(parameters) and self.keepable(response):
+        if key and self.keeps_query(request, parameters) and self.keepable(response):
             stored = CachedPage.from_response(response, version)
             cache.set(key, stored, self.timeout)
             self.recent.put(key, stored)
@@ -104,10 +106,23 @@ class PageCacheMiddleware:
             request.get_host(),
             request.path,
             request.META.get("QUERY_STRING", ""),
-            repr([request.COOKIES.get(name) for name in self.page_cookies]),
+            repr([read(request.COOKIES[name]) if name in request.COOKIES else None for name, read in self.page_cookies.items()]),
         ]
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"
+
+    def keeps_query(self, request, parameters):
+        """Only the view's own parameters, once each, spelled as the site's links spell them.
+
+        Other spellings of the same query (`?&`, a parameter twice, `%77arning`) would each be another
+        key: they are served but not kept, so nobody can fill the cache with copies of one page.
+        """
+        if not set(request.GET) <= set(parameters):
+            return False
+        if any(len(values) > 1 for _name, values in request.GET.lists()):
+            return False
+        query = request.META.get("QUERY_STRING", "")
+        return query in {request.GET.urlencode(safe=","), request.GET.urlencode()}
 
     def cached(self, key, version):
         """The current copy of a page: from this process's memory, else from the shared cache."""

@@ -1,9 +1,11 @@
 """What a reader's browser needs to keep the IPG for reading without a connection."""
 
+from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
@@ -13,11 +15,19 @@ from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Section
 
 ICON = "offline/icon.svg"
+# The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
+# exactly these, never a link it could find in a page, where translators' Markdown may have put it.
+ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON)
 
 
 @require_safe
 def service_worker(request):
-    response = render(request, "offline/sw.js", {"pages_url": reverse("offline:pages")}, content_type="text/javascript")
+    context = {
+        "pages_url": reverse("offline:pages"),
+        "static_url": settings.STATIC_URL,
+        "manifest_url": reverse("offline:manifest"),
+    }
+    response = render(request, "offline/sw.js", context, content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
 
@@ -38,7 +48,8 @@ def web_manifest(request):
             "theme_color": "#1d3557",
             "icons": [{"src": static(ICON), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
         }
-    return JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    return _kept_only_as_spelled(request, response, lang=code)
 
 
 @require_safe
@@ -46,25 +57,36 @@ def pages(request):
     """Every page a reader needs offline in one interface language and, if any, one compare choice.
 
     `version` changes whenever the content does: the service worker downloads the pages again then.
+    `assets` are the site's own files those pages use, at their deployed (hashed) URLs, and the manifest.
     """
     code = _language(request.GET.get("lang"))
     choice = compare.parse(request.GET.get("langs", ""))
+    langs = compare.serialize(choice) if len(choice) > 1 else ""
     with translation.override(code):
         urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
         for section in Section.objects.in_reading_order():
             url = section.get_absolute_url()
             urls.append(url)
-            if len(choice) > 1:
-                urls.append(f"{url}?langs={compare.serialize(choice)}")
-    return JsonResponse(
+            if langs:
+                urls.append(f"{url}?langs={langs}")
+    response = JsonResponse(
         {
             "version": str(content_version()),
             "language": code,
-            "langs": compare.serialize(choice) if len(choice) > 1 else "",
+            "langs": langs,
             "pages": urls,
-            "assets": [static(ICON)],
+            "assets": [static(name) for name in ASSETS] + [f"{reverse('offline:manifest')}?lang={code}"],
         }
     )
+    return _kept_only_as_spelled(request, response, lang=code, langs=langs)
+
+
+def _kept_only_as_spelled(request, response, **spelled):
+    """Any other spelling of a parameter (`lang=xx`, `lang=EN`, `langs=zz`) is answered but not kept by the
+    page cache: each would be one more entry that anyone could add."""
+    if any(name in request.GET and request.GET[name] != value for name, value in spelled.items()):
+        patch_cache_control(response, private=True)
+    return response
 
 
 def _language(code):

@@ -9,7 +9,9 @@
   var mode = { lang: lang, langs: compareChoice() };
   var state = "unsaved";
   var retry = null;
-  var retryDelay = 5000;
+  var FIRST_RETRY_MS = 5000;
+  var MAX_RETRIES = 6;  // 5 s, 10 s, 20 s … 160 s; then not again until the connection returns or a page loads
+  var retries = 0;
 
   // The compare choice: this page's ?langs=, else the one the reader chose last (the server's cookie).
   function compareChoice() {
@@ -42,17 +44,23 @@
     state = data.state;
     status.setAttribute("data-version", data.version || "");
     show();
-    // The browser says online, but the server was not reached (a network still waking up): try again later.
+    if (data.state === "saving") return;
+    // The server was not reached (a network still waking up) or a file failed: try again later, less and
+    // less often, and give up after a few tries.
     clearTimeout(retry);
-    if (data.reached === false && navigator.onLine) {
-      retry = setTimeout(save, retryDelay);
-      retryDelay = Math.min(retryDelay * 2, 120000);
-    } else if (data.reached) {
-      retryDelay = 5000;
+    status.removeAttribute("data-retry-in");
+    if (data.reached && data.complete) {
+      retries = 0;
+    } else if (navigator.onLine && retries < MAX_RETRIES) {
+      var delay = FIRST_RETRY_MS * Math.pow(2, retries);
+      retry = setTimeout(save, delay);
+      retries += 1;
+      status.setAttribute("data-retry-in", delay);
     }
+    status.setAttribute("data-retries", retries);
   });
   // Back online: the worker fetches what changed meanwhile.
-  window.addEventListener("online", function () { show(); save(); });
+  window.addEventListener("online", function () { retries = 0; show(); save(); });
   window.addEventListener("offline", show);
 
   // After the page itself has loaded: saving the rest must not slow down what the reader opened.

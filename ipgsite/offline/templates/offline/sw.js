@@ -3,7 +3,9 @@
 "use strict";
 
 const PAGES_URL = "{{ pages_url|escapejs }}";
-const PAGES = "ipg-pages";      // saved pages and the static files they use
+const STATIC_PREFIX = new URL("{{ static_url|escapejs }}", self.location.origin).href;
+const MANIFEST = new URL("{{ manifest_url|escapejs }}", self.location.origin).pathname;
+const PAGES = "ipg-pages";      // saved pages and the site's own files they use, as the server lists them
 const RECORDS = "ipg-records";  // per reading mode (language + compare choice): the version saved
 const SLOW_NETWORK_MS = 4000;
 const saving = new Map();
@@ -23,8 +25,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/admin/")) return;
-  if (url.pathname.startsWith("/static/")) {
+  if (request.url.startsWith(STATIC_PREFIX)) {
     event.respondWith(staticFile(request));
+  } else if (url.pathname === MANIFEST) {
+    event.respondWith(fetch(request).catch(() => caches.match(request, { cacheName: PAGES }).then((saved) => saved || Response.error())));
   } else if (request.mode === "navigate") {
     event.respondWith(page(event));
   }
@@ -109,39 +113,54 @@ async function download(mode, client) {
   } catch (error) {
     return outcome(record, false);  // not reached: whatever was saved stays
   }
-  if (record && record.version === list.version) return outcome(record, true);
-  tell(client, mode, { state: "saving", version: record ? record.version : "", reached: true });
   const cache = await caches.open(PAGES);
-  const assets = new Set(list.assets);
-  const queue = list.pages.slice();
+  const assets = list.assets.map((url) => new URL(url, self.location.origin).href);
+  await dropOldAssets(cache, assets);
+  const current = record && record.version === list.version;
+  if (current && record.complete) return outcome(record, true);
+  if (!current) tell(client, mode, { state: "saving", version: record ? record.version : "", reached: true });
+  // Only what the server lists: the pages, then the site's own files (all again when the content changed,
+  // for unhashed names; otherwise those that failed last time). One that fails does not stop the others.
+  const queue = [];
+  if (!current) for (const url of list.pages) queue.push({ url: new URL(url, self.location.origin).href, page: true });
+  for (const url of assets) {
+    if (!current || !(await cache.match(url))) queue.push({ url: url, page: false });
+  }
+  const failed = { pages: 0, assets: 0 };
   async function worker() {
     while (queue.length) {
-      const url = new URL(queue.shift(), self.location.origin).href;
-      // Without cookies: the page everyone gets, never a redirect to someone's remembered choice.
-      const response = await fetch(url, { credentials: "omit", cache: "no-cache" });
-      if (!response.ok || response.redirected) throw new Error(url + ": " + response.status);
-      const html = await response.clone().text();
-      for (const found of html.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)) assets.add(found[1]);
-      await cache.put(url, response);
+      const item = queue.shift();
+      try {
+        // Without cookies: the page everyone gets, never a redirect to someone's remembered choice.
+        const response = await fetch(item.url, { credentials: "omit", cache: "no-cache" });
+        if (!response.ok || response.redirected) throw new Error(item.url + ": " + response.status);
+        await cache.put(item.url, response);
+      } catch (error) {
+        failed[item.page ? "pages" : "assets"] += 1;
+      }
     }
   }
-  try {
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    for (const asset of assets) {
-      if (!(await cache.match(asset))) await cache.add(asset);
-    }
-  } catch (error) {
-    return outcome(record, false);
-  }
-  const done = { lang: mode.lang, langs: mode.langs, version: list.version, pages: list.pages.length };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  if (failed.pages) return outcome(record, true, false);  // saved again once every page is there
+  const done = { lang: mode.lang, langs: mode.langs, version: list.version, pages: list.pages.length, complete: !failed.assets };
   await records.put(recordKey, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
-  return outcome(done, true);
+  return outcome(done, true, done.complete);
 }
 
-// `reached`: whether the server answered; the page tries again later when it did not.
-function outcome(record, reached) {
+// After a deploy the static files have new (hashed) names: those no longer listed are dropped.
+async function dropOldAssets(cache, assets) {
+  const listed = new Set(assets);
+  for (const request of await cache.keys()) {
+    if (request.url.startsWith(STATIC_PREFIX) && !listed.has(request.url)) await cache.delete(request);
+  }
+}
+
+// `reached`: whether the server answered; `complete`: whether everything it listed was saved.
+// The page tries again later, a bounded number of times, when either is false.
+function outcome(record, reached, complete) {
   const state = record ? "ready" : "unsaved";
-  return { state: state, version: record ? record.version : "", reached: reached };
+  if (complete === undefined) complete = reached && !!record && record.complete !== false;
+  return { state: state, version: record ? record.version : "", reached: reached, complete: complete };
 }
 
 function tell(client, mode, result) {
