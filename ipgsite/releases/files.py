@@ -347,10 +347,10 @@ def _apply_note(path, notes, table, number, line):
     for name in ("language", "source"):
         if name in table:
             note[name] = _string(path, table[name], f"{what}: {name}", line)
+    if note["language"] is None or note["source"] is None:
+        raise ContentError(path, f"{what}: a note the newer state does not have needs its language and source", line)
     if note["language"] not in LANGUAGES:
         raise ContentError(path, f"{what}: unknown language {note['language']!r}; expected one of {LANGUAGES}", line)
-    if note["source"] is None:
-        raise ContentError(path, f"{what}: a note the newer state does not have needs its source", line)
     note["bodies"] = _apply_texts(path, note["bodies"], table, what, line)
     if note["language"] not in note["bodies"]:
         raise ContentError(path, f"{what}: no text in its own language {note['language']!r}", line)
