@@ -48,17 +48,27 @@ def store(release, state):
     )
 
 
-@transaction.atomic
-def publish(date, title=""):
-    """Publish the working text as the release effective on `date`; it must be newer than every release."""
+def check_newer(date):
+    """Raise PublishError unless `date` is newer than every release."""
     newest = Release.objects.newest_first().first()
     if newest and newest.date >= date:
         raise PublishError(
             f"A release must be newer than the newest one ({newest.date.isoformat()}); {date.isoformat()} is not."
         )
-    release = Release.objects.create(date=date, title_en=title or "")
+
+
+@transaction.atomic
+def publish_release(release):
+    """Save the unsaved `release` with the working text frozen in it."""
+    check_newer(release.date)
+    release.save()
     store(release, working_text())
     return release
+
+
+def publish(date, title=""):
+    """Publish the working text as the release effective on `date`; it must be newer than every release."""
+    return publish_release(Release(date=date, title_en=title or ""))
 
 
 def state_of(release):
