@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib import admin
+from django.db import models
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from ipgsite.translations.permissions import can_edit_structure
@@ -10,10 +11,17 @@ from .models import Release
 from .snapshots import PublishError, check_newer, publish_release
 
 
+def https_by_default(db_field, **kwargs):
+    if isinstance(db_field, models.URLField):
+        kwargs["assume_scheme"] = "https"
+    return db_field.formfield(**kwargs)
+
+
 class ReleaseForm(forms.ModelForm):
     class Meta:
         model = Release
         fields = "__all__"
+        formfield_callback = https_by_default
 
     def clean_date(self):
         date = self.cleaned_data["date"]
@@ -32,6 +40,11 @@ class ReleaseAdmin(TabbedTranslationAdmin):
     def get_fields(self, request, obj=None):
         fields = super().get_fields(request, obj)
         return ["date", *(f for f in fields if f != "date")]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if isinstance(db_field, models.URLField):
+            kwargs["assume_scheme"] = "https"
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return ("date",) if obj else ()
