@@ -109,7 +109,7 @@ def test_a_language_that_did_not_change_says_so(client, first):
     publish(SECOND)
     _response, page = changes_page(client, "ja")
     cell = page.find("div", class_="diff")
-    assert "unchanged" in cell.classes and "Unchanged in 日本語" in cell.text()
+    assert "unchanged" in cell.classes and "日本語では変更なし。" in cell.text()
 
 
 def test_moved_paragraphs_titles_and_parts_are_shown(client, first):
@@ -236,3 +236,19 @@ def test_a_translator_cannot_publish(first):
     assert client.get("/admin/releases/release/add/").status_code == 403
     assert client.post("/admin/releases/release/add/", {"date": "2025-02-10"}).status_code == 403
     assert not Release.objects.filter(date=SECOND).exists()
+
+
+def test_every_block_of_text_says_its_language(client, cycle):
+    _response, page = changes_page(client, "zh-hans", query="?langs=zh-hans,ja")
+    assert page.find("html").attrs["lang"] == "zh-Hans"
+    for cell in page.find_all("div", class_="diff"):
+        assert cell.attrs["lang"] in {"zh-Hans", "ja"}
+        for note in cell.find_all("p", class_="diff-note"):
+            assert note.attrs["lang"] == "zh-Hans"
+    assert page.by_id("section-2.3-title").find("span", lang="zh-Hans").text() == "非公开牌张失误"
+
+
+def test_the_interface_is_translated(client, cycle):
+    assert "2个章节有变更" in client.get("/zh-hans/changes/").content.decode()
+    _response, page = changes_page(client, "ja")
+    assert "2024-09-23の版から、2個のセクションが変更されました。" in page.find("p", class_="release-summary").text()
