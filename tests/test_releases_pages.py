@@ -91,7 +91,7 @@ def test_chinese_changes_are_character_diffs(client, cycle):
     assert definition.find("div", class_="diff").attrs["lang"] == "zh-Hans"
     # The new paragraph has no Chinese: said so, not filled with English.
     added = page.find_all("div", class_="change")[3]
-    assert "No text in 简体中文" in added.text()
+    assert "没有简体中文文本。" in added.text()
 
 
 def test_japanese_changes_are_character_diffs_for_text_and_notes(client, cycle):
