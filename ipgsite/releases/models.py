@@ -1,4 +1,6 @@
 import datetime
+import hashlib
+import json
 import re
 
 from django.db import models
@@ -65,6 +67,8 @@ class FrozenSection(models.Model):
     number = models.CharField(max_length=16)
     order = models.PositiveIntegerField()
     content = models.JSONField()
+    # A hash of `content`: which sections two releases differ in, without reading their text.
+    digest = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["release", "order"]
@@ -74,6 +78,11 @@ class FrozenSection(models.Model):
 
     def __str__(self):
         return f"{self.number} in {self.release}"
+
+
+def digest(content):
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def parse_date(value):

@@ -12,7 +12,7 @@ from django.db import transaction
 from ipgsite.ipg import languages
 from ipgsite.ipg.sync import documents_from_database
 
-from .models import FrozenSection, Release
+from .models import FrozenSection, Release, digest
 
 
 class PublishError(Exception):
@@ -43,7 +43,7 @@ def store(release, state):
     """Replace what `release` froze with `state` ({number: (order, content)})."""
     release.sections.all().delete()
     FrozenSection.objects.bulk_create(
-        FrozenSection(release=release, number=number, order=order, content=content)
+        FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
         for number, (order, content) in state.items()
     )
 
@@ -218,18 +218,25 @@ def _paragraph_changes(old_content, new_content):
     return changes
 
 
+def _differing(older, newer):
+    """The numbers of the sections whose frozen content differs between two releases."""
+    before = dict(older.sections.values_list("number", "digest"))
+    after = dict(newer.sections.values_list("number", "digest"))
+    return {number for number in set(before) | set(after) if before.get(number) != after.get(number)}
+
+
 def changes_between(older, newer):
     """What changed from release `older` (None: nothing before) to `newer`: a SectionChange for each
     section that differs, in the newer reading order (removed sections where they were)."""
     if older is None:
         return []
-    before, after = state_of(older), state_of(newer)
+    numbers = _differing(older, newer)
+    before = {s.number: (s.order, s.content) for s in older.sections.filter(number__in=numbers)}
+    after = {s.number: (s.order, s.content) for s in newer.sections.filter(number__in=numbers)}
     result = []
-    for number in set(before) | set(after):
+    for number in numbers:
         old_order, old = before.get(number, (None, None))
         new_order, new = after.get(number, (None, None))
-        if old == new:
-            continue
         change = SectionChange(number=number, order=new_order if new else old_order, old=old, new=new)
         change.changes = _paragraph_changes(old, new)
         result.append(change)
@@ -237,8 +244,4 @@ def changes_between(older, newer):
 
 
 def changed_section_count(older, newer):
-    if older is None:
-        return 0
-    before = dict(older.sections.values_list("number", "content"))
-    after = dict(newer.sections.values_list("number", "content"))
-    return sum(1 for number in set(before) | set(after) if before.get(number) != after.get(number))
+    return len(_differing(older, newer)) if older else 0
