@@ -4,7 +4,7 @@
 
 The corpus is content/ plus 49 synthetic copies of every section with text (as bench/search_bench.py
 makes them). It publishes a first release, edits the English of one paragraph in every third section
-with text and the Japanese of one note in every fifth, publishes a second release, and prints the
+with English text and the Japanese of one note in every fifth, publishes a second release, and prints the
 median time to publish, to write content/releases/ (export_releases), to render the second release's
 changes page, and to render a section page and the three-language compare page (page cache cleared
 before every request, so each is rendered), with the ratios to the section page.
@@ -77,8 +77,9 @@ def main():
 
         for index, section in enumerate(sections):
             if index % 3 == 0:
-                paragraph = section.paragraphs.order_by("order").first()
-                Paragraph.objects.filter(pk=paragraph.pk).update(text_en=f"{paragraph.text_en} TEST bench edit.")
+                paragraph = section.paragraphs.exclude(text_en=None).exclude(text_en="").order_by("order").first()
+                if paragraph:
+                    Paragraph.objects.filter(pk=paragraph.pk).update(text_en=f"{paragraph.text_en} TEST bench edit.")
             if index % 5 == 0:
                 note = Note.objects.filter(paragraph__section=section).exclude(body_ja=None).first()
                 if note:
