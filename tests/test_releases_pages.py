@@ -218,6 +218,8 @@ def test_changes_between_pairs_paragraphs_by_key(cycle):
 
 def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(first):
     client = client_for(editor())
+    form = client.get("/admin/releases/release/add/")
+    assert form.status_code == 200 and 'name="date"' in form.content.decode() and 'name="title_ja"' in form.content.decode()
     response = client.post("/admin/releases/release/add/", {"date": "2025-02-10", "title_en": "TEST", "announcement_en": ""})
     assert response.status_code == 302, response.content.decode()[:2000]
     release = Release.objects.get(date=SECOND)
@@ -226,6 +228,7 @@ def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(fi
     assert response.status_code == 302
     release.refresh_from_db()
     assert (release.date, release.title_en, release.title_ja) == (SECOND, "TEST 2", "TEST 二")
+    assert 'name="date"' not in client.get(f"/admin/releases/release/{release.pk}/change/").content.decode()
     # An older date than the newest release is refused.
     response = client.post("/admin/releases/release/add/", {"date": "2025-01-01", "title_en": ""})
     assert response.status_code == 200 and "must be newer than the newest one" in response.content.decode()

@@ -47,13 +47,6 @@ class Release(models.Model):
     def previous(self):
         return Release.objects.before(self).newest_first().first()
 
-    def frozen(self):
-        """Every frozen section by number."""
-        return {s.number: s for s in self.sections.all()}
-
-    def in_effect(self, today=None):
-        return self.date <= (today or timezone.localdate())
-
 
 class FrozenSection(models.Model):
     """A section as a release froze it: its title, penalty, paragraphs and their notes, as plain data.
