@@ -187,7 +187,9 @@ def test_the_feed_is_atom_with_one_entry_per_release(client, cycle):
     assert links == ["http://testserver/ja/changes/2025-02-10/", "http://testserver/ja/changes/2024-09-23/"]
     assert [e.find(f"{ATOM}updated").text for e in entries] == ["2025-02-10T00:00:00+00:00", "2024-09-23T00:00:00+00:00"]
     assert all(e.find(f"{ATOM}id").text.startswith("http://") for e in entries)
-    assert "/changes/feed/" in client.get("/en/").content.decode()
+    for url in ("/ja/changes/", "/ja/changes/2025-02-10/"):
+        link = parse(client.get(url).content).find("link", type="application/atom+xml")
+        assert (link.attrs["rel"], link.attrs["href"]) == ("alternate", "/ja/changes/feed/")
 
 
 def test_the_api_lists_the_releases(client, cycle):
