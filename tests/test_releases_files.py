@@ -281,3 +281,15 @@ def test_any_reverse_delta_round_trips(tmp_path, older, newer):
     assert dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(rebuilt, newer)) == text
     if older == newer:
         assert "[[sections]]" not in text
+
+
+def test_loading_takes_the_working_text_it_is_given(released, content):
+    """loadcontent has read the sections already; load_releases can use them rather than read them again."""
+    from ipgsite.ipg.contentfiles import read_content
+
+    _chapters, docs = read_content(content)
+    assert load_releases(content, section_docs=docs) == {"created": 0, "updated": 0, "deleted": 0}
+    # A working text the release file does not fit is refused: 2.3 without paragraphs cannot lose example-g.
+    write_release(content, "2024-09-23.toml", 'date = "2024-09-23"\n\n[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-g"\nabsent = true\n')
+    with pytest.raises(ContentError, match="paragraph 'example-g' is marked absent"):
+        load_releases(content, section_docs=docs)
