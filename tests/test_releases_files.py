@@ -8,10 +8,13 @@ from io import StringIO
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from ipgsite.ipg.contentfiles import ContentError
 from ipgsite.ipg.models import Note, Paragraph, Section
-from ipgsite.releases.files import export_releases, load_releases
+from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release, reverse_delta
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import PublishError, publish, section_as_of, state_of
 
@@ -223,11 +226,6 @@ def _keys_of(number):
 
 # Any two states: the reverse delta, written and read back, gives the older state, and writes the same bytes.
 
-from hypothesis import HealthCheck, given, settings as hypothesis_settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from ipgsite.releases.files import dump_release, parse_release, reverse_delta  # noqa: E402
-
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(str.strip)
 LANGUAGES = ["en", "zh-hans", "ja"]
 
@@ -276,7 +274,7 @@ def test_any_reverse_delta_round_trips(tmp_path, older, newer):
     path = tmp_path / "2023-05-01.toml"
     text = dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(older, newer))
     path.write_text(text, encoding="utf-8")
-    metadata, rebuilt = parse_release(path, newer)
+    _metadata, rebuilt = parse_release(path, newer)
     assert rebuilt == older
     assert dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(rebuilt, newer)) == text
     if older == newer:

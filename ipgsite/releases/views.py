@@ -1,7 +1,5 @@
 """What changed: the releases, newest first, and each release's changes since the one before."""
 
-import datetime
-
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
