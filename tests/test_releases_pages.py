@@ -257,3 +257,16 @@ def test_the_interface_is_translated(client, cycle):
     assert "2个章节有变更" in client.get("/zh-hans/changes/").content.decode()
     _response, page = changes_page(client, "ja")
     assert "2024-09-23の版から、2個のセクションが変更されました。" in page.find("p", class_="release-summary").text()
+
+
+def test_a_removed_section_is_shown_without_links_to_where_it_no_longer_is(client, first):
+    keys = list(Paragraph.objects.filter(section__number="2.4").order_by("order").values_list("key", flat=True))
+    Section.objects.filter(number="2.4").delete()
+    publish(SECOND)
+    _response, page = changes_page(client)
+    removed = page.by_id("section-2.4")
+    assert "Removed" in removed.find("h2").text()
+    assert removed.find("a") is None
+    changes = [c for c in removed.find_all("div", class_="change") if "change-note" not in c.classes]
+    assert [c.find("code").text() for c in changes] == keys
+    assert all(c.find("strong", class_="change-status").text() == "Removed" for c in changes)

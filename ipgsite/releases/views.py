@@ -86,7 +86,7 @@ def _item(change, codes, section_url):
         "status": change.status,
         "status_label": _status_label(change.status),
         "moved": change.moved and change.status != "moved",
-        "url": f"{section_url}#{change.key}",
+        "url": f"{section_url}#{change.key}" if section_url else None,
         "note": change.note,
         "cells": [_cell(code, change.text("old", code), change.text("new", code)) for code in codes],
         "changed_in": [languages.name(code) for code in change.changed_in()],
@@ -118,7 +118,7 @@ def _section(change, codes, page_lang, existing):
         "title": title or change.title("en"),
         "title_lang": languages.html_lang(page_lang if title else "en"),
         "url": url if change.number in existing else None,
-        "items": [_item(c, codes, url) for c in change.changes],
+        "items": [_item(c, codes, url if change.number in existing else None) for c in change.changes],
     }
     if titles := change.title_change:
         section["title_cells"] = [_cell(code, titles[0].get(code, ""), titles[1].get(code, "")) for code in codes]
