@@ -66,6 +66,10 @@ def test_a_release_shows_exactly_the_changed_sections_paragraphs_and_notes(clien
         ("example-g", "Added"),
     ]
     assert "change-note" in changes[1].classes and "Commentary 1" in changes[1].find("p", class_="change-head").text()
+    # A Japanese note on the English page: shown in Japanese, saying so.
+    note = changes[1].find("div", class_="diff")
+    assert note.attrs["lang"] == "ja" and note.find("del") and note.find("ins")
+    assert "No text in English; shown in 日本語." in note.text()
     for change in changes:
         key = change.find("code").text()
         assert change.find("p", class_="change-head").find("a").attrs["href"] == f"/en/ipg/2.3/#{key}"
@@ -89,9 +93,12 @@ def test_chinese_changes_are_character_diffs(client, cycle):
     assert "<del>牌</del><ins>选</ins>手在游戏中发生失误" in body
     definition = page.find_all("div", class_="change")[0]
     assert definition.find("div", class_="diff").attrs["lang"] == "zh-Hans"
-    # The new paragraph has no Chinese: said so, not filled with English.
+    # The new paragraph has no Chinese: said so, and shown in English, marked as English.
     added = page.find_all("div", class_="change")[3]
-    assert "没有简体中文文本。" in added.text()
+    cell = added.find("div", class_="diff")
+    assert cell.attrs["lang"] == "en" and cell.find("ins").text() == NEW_PARAGRAPH_EN
+    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本,以下为English。"
+    assert cell.find("p", class_="diff-note").attrs["lang"] == "zh-Hans"
 
 
 def test_japanese_changes_are_character_diffs_for_text_and_notes(client, cycle):

@@ -60,9 +60,10 @@ def _chosen_languages(request):
     return None, HttpResponseRedirect(request.path + (f"?{query.urlencode(safe=',')}" if query else ""))
 
 
-def _cell(code, old, new):
-    """One language's side of a change: its diff, or its text when it did not change."""
-    cell = {"code": code, "lang": languages.html_lang(code), "name": languages.name(code)}
+def _cell(code, old, new, missing_in=None):
+    """One language's side of a change: its diff, or its text when it did not change. `missing_in`: the
+    page's language, which has no text here, so the change is shown in `code` instead."""
+    cell = {"code": code, "lang": languages.html_lang(code), "name": languages.name(code), "missing_in": missing_in}
     if old == new:
         cell.update(unchanged=True, html=escape(new), empty=not new)
     else:
@@ -89,8 +90,12 @@ def _item(change, codes, section_url):
         "url": f"{section_url}#{change.key}" if section_url else None,
         "note": change.note,
         "cells": [_cell(code, change.text("old", code), change.text("new", code)) for code in codes],
-        "changed_in": [languages.name(code) for code in change.changed_in()],
     }
+    changed_in = change.changed_in()
+    if len(codes) == 1 and item["cells"][0]["empty"] and changed_in:
+        # Like the section page: a change with no text in the page's language is shown in one that has it.
+        shown = changed_in[0]
+        item["cells"] = [_cell(shown, change.text("old", shown), change.text("new", shown), missing_in=languages.name(codes[0]))]
     if change.note is None:
         item["part"] = Part(current["part"]).label
         if part := change.attribute("part"):
