@@ -167,7 +167,9 @@ def test_the_first_release_says_it_is_the_first(client, first):
     assert page.find("section", class_="changed-section") is None
 
 
-@pytest.mark.parametrize("date", ["2024-09-24", "2024-13-01", "2024-9-23", "2024-W39-1", "20240923", "latest", "2024-02-30"])
+@pytest.mark.parametrize(
+    "date", ["2024-09-24", "2024-13-01", "2024-9-23", "2024-W39-1", "20240923", "latest", "2024-02-30", "%00", "%ff%fe", "２０２４-09-23", "2024-09-23%0a"]
+)
 def test_an_unknown_or_malformed_release_date_is_a_404(client, cycle, date):
     assert client.get(f"/en/changes/{date}/").status_code == 404
 
