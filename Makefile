@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight bench-search bench
+.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ bench-page-weight: install
 bench-search: install
 	$(PY) bench/search_bench.py
 	$(PY) bench/search_bench.py --postgres $(PG_URL)
+
+## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
+bench-releases: install
+	$(PY) bench/release_bench.py
 
 ## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
 ## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.

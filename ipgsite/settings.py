@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "ipgsite.api",
     "ipgsite.crosslinks",
     "ipgsite.search",
+    "ipgsite.releases",
 ]
 
 MIDDLEWARE = [

@@ -5,18 +5,21 @@ from django.urls import include, path
 
 from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
+from ipgsite.releases import views as release_views
 
 urlpatterns = [
     path("admin/translate/", include("ipgsite.translations.urls")),
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
     path("", include("ipgsite.offline.urls")),
+    path("api/releases/", release_views.api_releases, name="api-releases"),
     path("api/", include("ipgsite.api.urls")),
     path("sitemap.xml", sitemap, {"sitemaps": sitemaps}, name="django.contrib.sitemaps.views.sitemap"),
 ]
 
 urlpatterns += i18n_patterns(
     path("search/", include("ipgsite.search.urls")),
+    path("changes/", include("ipgsite.releases.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,
 )

@@ -1,0 +1,88 @@
+import datetime
+import hashlib
+import json
+import re
+
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ipgsite.ipg import languages
+
+
+class ReleaseQuerySet(models.QuerySet):
+    def newest_first(self):
+        return self.order_by("-date")
+
+    def in_effect(self, today=None):
+        """Releases whose effective date has come; a release published ahead of its date is not public yet."""
+        return self.filter(date__lte=today or timezone.localdate())
+
+    def before(self, release):
+        return self.filter(date__lt=release.date)
+
+
+class Release(models.Model):
+    """An IPG version, named by its effective date, with every section frozen as it was published."""
+
+    date = models.DateField(unique=True, help_text=_("The date this version of the IPG takes effect."))
+    title = models.CharField(max_length=200, blank=True)
+    announcement = models.URLField(blank=True, help_text=_("The page announcing this release."))
+
+    objects = ReleaseQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self):
+        return self.date.isoformat()
+
+    def get_absolute_url(self):
+        return reverse("releases:release", kwargs={"date": self.date.isoformat()})
+
+    def title_in(self, code):
+        return languages.translated(self, "title", code)
+
+    def previous(self):
+        return Release.objects.before(self).newest_first().first()
+
+
+class FrozenSection(models.Model):
+    """A section as a release froze it: its title, penalty, paragraphs and their notes, as plain data.
+
+    `content` is {"title": {code: text}, "penalty": str, "paragraphs": [{"key", "part", "bullet",
+    "texts": {code: text}, "notes": [{"language", "source", "bodies": {code: text}}]}]}, paragraphs in
+    reading order, each paragraph's notes in order.
+    """
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="sections")
+    number = models.CharField(max_length=16)
+    order = models.PositiveIntegerField()
+    content = models.JSONField()
+    # A hash of `content`: which sections two releases differ in, without reading their text.
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["release", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["release", "number"], name="unique_frozen_section_per_release"),
+        ]
+
+    def __str__(self):
+        return f"{self.number} in {self.release}"
+
+
+def digest(content):
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def parse_date(value):
+    """A release date from a URL or a file: exactly YYYY-MM-DD, or None."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        return None

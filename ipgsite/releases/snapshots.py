@@ -1,0 +1,247 @@
+"""Releases as data: freezing the working text, a section as a release froze it, and what changed between two.
+
+A frozen section is plain data (see `FrozenSection`): paragraphs are paired across releases by their
+key, and a paragraph's notes by their place among its notes. No similarity is guessed.
+"""
+
+import difflib
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.sync import documents_from_database
+
+from .models import FrozenSection, Release, digest
+
+
+class PublishError(Exception):
+    pass
+
+
+def frozen_from_doc(doc):
+    """(order, content) of a section document (`ipg.contentfiles.SectionDoc`), as a release freezes it."""
+    notes = {}
+    for note in doc.notes:
+        notes.setdefault(note.paragraph, []).append(
+            {"language": note.language, "source": note.source, "bodies": dict(note.bodies)}
+        )
+    paragraphs = [
+        {"key": p.key, "part": p.part, "bullet": p.bullet, "texts": dict(p.texts), "notes": notes.get(p.key, [])}
+        for p in doc.paragraphs
+    ]
+    return doc.order, {"title": dict(doc.title), "penalty": doc.penalty, "paragraphs": paragraphs}
+
+
+def working_text():
+    """The database's current text, frozen: {number: (order, content)}."""
+    _chapters, docs = documents_from_database()
+    return {doc.number: frozen_from_doc(doc) for doc in docs}
+
+
+def store(release, state):
+    """Replace what `release` froze with `state` ({number: (order, content)})."""
+    release.sections.all().delete()
+    FrozenSection.objects.bulk_create(
+        FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
+        for number, (order, content) in state.items()
+    )
+
+
+def check_newer(date):
+    """Raise PublishError unless `date` is newer than every release."""
+    newest = Release.objects.newest_first().first()
+    if newest and newest.date >= date:
+        raise PublishError(
+            f"A release must be newer than the newest one ({newest.date.isoformat()}); {date.isoformat()} is not."
+        )
+
+
+@transaction.atomic
+def publish_release(release):
+    """Save the unsaved `release` with the working text frozen in it."""
+    check_newer(release.date)
+    release.save()
+    store(release, working_text())
+    return release
+
+
+def publish(date, title=""):
+    """Publish the working text as the release effective on `date`; it must be newer than every release."""
+    return publish_release(Release(date=date, title_en=title or ""))
+
+
+def state_of(release):
+    """{number: (order, content)} of a release."""
+    return {s.number: (s.order, s.content) for s in release.sections.all()}
+
+
+def section_as_of(release, number):
+    """The section as `release` froze it, or None if it did not exist then.
+
+    {"number", "order", "title": {code: text}, "penalty", "paragraphs": [{"key", "part", "bullet",
+    "order", "texts": {code: text}, "notes": [{"order", "language", "source", "bodies": {code: text}}]}]}
+    """
+    frozen = release.sections.filter(number=number).first()
+    if frozen is None:
+        return None
+    content = frozen.content
+    paragraphs = []
+    for order, paragraph in enumerate(content["paragraphs"], 1):
+        notes = [{"order": n, **note} for n, note in enumerate(paragraph["notes"], 1)]
+        paragraphs.append({**paragraph, "order": order, "notes": notes})
+    return {
+        "number": frozen.number,
+        "order": frozen.order,
+        "title": content["title"],
+        "penalty": content["penalty"],
+        "paragraphs": paragraphs,
+    }
+
+
+# What changed
+
+
+@dataclass
+class TextChange:
+    """One paragraph, or one note on a paragraph, as it was (`old`) and is (`new`); None where absent."""
+
+    key: str
+    old: dict | None
+    new: dict | None
+    note: int | None = None  # the note's place among its paragraph's notes; None for the paragraph itself
+    moved: bool = False
+
+    @property
+    def field(self):
+        return "texts" if self.note is None else "bodies"
+
+    @property
+    def status(self):
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        return "changed" if self.old != self.new else "moved"
+
+    def text(self, which, code):
+        version = getattr(self, which)
+        return (version or {}).get(self.field, {}).get(code, "")
+
+    def changed_in(self):
+        """The languages whose text differs, in the site's order."""
+        return [code for code in languages.CODES if self.text("old", code) != self.text("new", code)]
+
+    def attribute(self, name):
+        """(old, new) of `part`, `bullet`, `language` or `source` when both exist and differ, else None."""
+        if self.old is None or self.new is None or self.old.get(name) == self.new.get(name):
+            return None
+        return self.old.get(name), self.new.get(name)
+
+    @property
+    def current(self):
+        return self.new if self.new is not None else self.old
+
+
+@dataclass
+class SectionChange:
+    number: str
+    order: int
+    old: dict | None
+    new: dict | None
+    changes: list = field(default_factory=list)
+
+    @property
+    def status(self):
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        return "changed"
+
+    @property
+    def current(self):
+        return self.new if self.new is not None else self.old
+
+    def title(self, code):
+        return self.current["title"].get(code, "")
+
+    @property
+    def title_change(self):
+        if self.old and self.new and self.old["title"] != self.new["title"]:
+            return self.old["title"], self.new["title"]
+        return None
+
+    @property
+    def penalty_change(self):
+        if self.old and self.new and self.old["penalty"] != self.new["penalty"]:
+            return self.old["penalty"], self.new["penalty"]
+        return None
+
+
+def _notes_changes(key, old_notes, new_notes):
+    changes = []
+    for index in range(max(len(old_notes), len(new_notes))):
+        old = old_notes[index] if index < len(old_notes) else None
+        new = new_notes[index] if index < len(new_notes) else None
+        if old != new:
+            changes.append(TextChange(key=key, old=old, new=new, note=index + 1))
+    return changes
+
+
+def _paragraph_changes(old_content, new_content):
+    old = {p["key"]: p for p in (old_content or {}).get("paragraphs", [])}
+    new = {p["key"]: p for p in (new_content or {}).get("paragraphs", [])}
+    old_keys, new_keys = list(old), list(new)
+    common_old = [k for k in old_keys if k in new]
+    common_new = [k for k in new_keys if k in old]
+    kept = set()
+    for block in difflib.SequenceMatcher(None, common_old, common_new, autojunk=False).get_matching_blocks():
+        kept.update(common_old[block.a : block.a + block.size])
+
+    # Reading order: the newer one, with each removed paragraph after the one it followed.
+    sequence = list(new_keys)
+    for index, key in enumerate(old_keys):
+        if key not in new:
+            before = next((k for k in reversed(old_keys[:index]) if k in sequence), None)
+            sequence.insert(sequence.index(before) + 1 if before else 0, key)
+
+    changes = []
+    for key in sequence:
+        o, n = old.get(key), new.get(key)
+        o_text = {k: v for k, v in o.items() if k != "notes"} if o else None
+        n_text = {k: v for k, v in n.items() if k != "notes"} if n else None
+        moved = bool(o and n and key not in kept)
+        if o_text != n_text or moved:
+            changes.append(TextChange(key=key, old=o_text, new=n_text, moved=moved))
+        changes += _notes_changes(key, (o or {}).get("notes", []), (n or {}).get("notes", []))
+    return changes
+
+
+def _differing(older, newer):
+    """The numbers of the sections whose frozen content differs between two releases."""
+    before = dict(older.sections.values_list("number", "digest"))
+    after = dict(newer.sections.values_list("number", "digest"))
+    return {number for number in set(before) | set(after) if before.get(number) != after.get(number)}
+
+
+def changes_between(older, newer):
+    """What changed from release `older` (None: nothing before) to `newer`: a SectionChange for each
+    section that differs, in the newer reading order (removed sections where they were)."""
+    if older is None:
+        return []
+    numbers = _differing(older, newer)
+    before = {s.number: (s.order, s.content) for s in older.sections.filter(number__in=numbers)}
+    after = {s.number: (s.order, s.content) for s in newer.sections.filter(number__in=numbers)}
+    result = []
+    for number in numbers:
+        old_order, old = before.get(number, (None, None))
+        new_order, new = after.get(number, (None, None))
+        change = SectionChange(number=number, order=new_order if new else old_order, old=old, new=new)
+        change.changes = _paragraph_changes(old, new)
+        result.append(change)
+    return sorted(result, key=lambda c: (c.order, c.number))
+
+
+def changed_section_count(older, newer):
+    return len(_differing(older, newer)) if older else 0

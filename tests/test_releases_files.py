@@ -1,0 +1,294 @@
+"""Releases: publishing, content/releases/ as reverse deltas, the byte-identical round trip, malformed files."""
+
+import datetime
+import filecmp
+import shutil
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from ipgsite.ipg.contentfiles import ContentError
+from ipgsite.ipg.models import Note, Paragraph, Section
+from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release, reverse_delta
+from ipgsite.releases.models import Release
+from ipgsite.releases.snapshots import PublishError, publish, section_as_of, state_of
+
+FIRST, SECOND = datetime.date(2024, 9, 23), datetime.date(2025, 2, 10)
+
+# Obviously made-up strings: the test database only.
+NEW_PARAGRAPH_EN = "TEST made-up paragraph added after the first release."
+
+
+def edit_for_second_release():
+    """The edits between the two releases: English, Chinese and Japanese text of one paragraph, a note,
+    a paragraph added, one removed, a penalty."""
+    hidden = Section.objects.get(number="2.3")
+    definition = hidden.paragraphs.get(key="definition-1")
+    definition.text_en = definition.text_en.replace("commits an error in the game", "makes a TESTWORD mistake in the game")
+    definition.text_zh_hans = definition.text_zh_hans.replace("牌手在游戏中", "选手在游戏中")
+    definition.text_ja = definition.text_ja.replace("誤りを犯した", "間違いを犯した")
+    definition.save()
+    note = Note.objects.get(paragraph__section=hidden, paragraph__key="example-c")
+    note.body_ja = note.body_ja.replace("忘れなかったものの", "覚えていたものの")
+    note.save()
+    Paragraph.objects.filter(section=hidden, key="example-e").delete()
+    last = hidden.paragraphs.order_by("-order").first()
+    Paragraph.objects.create(section=hidden, key="example-g", part="example", order=last.order + 1, text_en=NEW_PARAGRAPH_EN)
+    Section.objects.filter(number="2.4").update(penalty="game-loss")
+
+
+@pytest.fixture
+def content(tmp_path):
+    """A copy of content/, releases included."""
+    copy = tmp_path / "content"
+    shutil.copytree(settings.CONTENT_DIR, copy)
+    return copy
+
+
+@pytest.fixture
+def released(ipg):
+    """content/ loaded with its releases."""
+    load_releases(settings.CONTENT_DIR)
+    return Release.objects
+
+
+def test_the_shipped_release_is_the_working_text_with_no_title(released):
+    release = released.get()
+    assert release.date == FIRST
+    assert [release.title_in(code) for code in ("en", "zh-hans", "ja")] == ["", "", ""]
+    frozen = section_as_of(release, "2.3")
+    hidden = Section.objects.get(number="2.3")
+    assert frozen["title"] == {"en": hidden.title_en, "zh-hans": hidden.title_zh_hans, "ja": hidden.title_ja}
+    assert frozen["penalty"] == "warning"
+    assert [p["key"] for p in frozen["paragraphs"]] == list(hidden.paragraphs.order_by("order").values_list("key", flat=True))
+    first = frozen["paragraphs"][0]
+    assert first["texts"]["ja"] == hidden.paragraphs.get(key="definition-1").text_ja
+    assert [n["order"] for n in first["notes"]] == [1, 2, 3]
+    assert section_as_of(release, "9.9") is None
+    text = (settings.CONTENT_DIR / "releases" / "2024-09-23.toml").read_text()
+    assert "[[sections]]" not in text and "[title]" not in text
+
+
+def test_load_then_export_reproduces_the_release_files_byte_for_byte(released, tmp_path):
+    out = tmp_path / "exported"
+    assert export_releases(out) == 1
+    assert filecmp.cmp(settings.CONTENT_DIR / "releases" / "2024-09-23.toml", out / "releases" / "2024-09-23.toml", shallow=False)
+    assert export_releases(out) == 0
+
+
+def test_publishing_needs_a_newer_date(released):
+    with pytest.raises(PublishError, match="newer than the newest one"):
+        publish(FIRST)
+    with pytest.raises(CommandError, match="not a date"):
+        call_command("publishrelease", "2024-9-30", stdout=StringIO())
+    with pytest.raises(CommandError, match="Nothing was published"):
+        call_command("publishrelease", "2024-01-01", stdout=StringIO())
+    out = StringIO()
+    call_command("publishrelease", "2025-02-10", "--title", "TEST title", stdout=out)
+    assert "Published release 2025-02-10: 30 sections frozen" in out.getvalue()
+    assert Release.objects.get(date=SECOND).title_en == "TEST title"
+
+
+def test_a_published_release_keeps_its_text_while_the_working_text_changes(released):
+    publish(SECOND)
+    edit_for_second_release()
+    second = Release.objects.get(date=SECOND)
+    frozen = section_as_of(second, "2.3")
+    assert "commits an error in the game" in frozen["paragraphs"][0]["texts"]["en"]
+    assert "example-e" in [p["key"] for p in frozen["paragraphs"]]
+    assert section_as_of(second, "2.4")["penalty"] == "warning"
+
+
+def test_the_whole_cycle_survives_export_and_load_byte_for_byte(released, content, tmp_path):
+    edit_for_second_release()
+    publish(SECOND)
+    # And the working text moves on after the second release.
+    Section.objects.filter(number="2.5").update(penalty="match-loss")
+    states = {r.date: state_of(r) for r in Release.objects.all()}
+
+    call_command("exportcontent", str(content), stdout=StringIO())
+    export_releases(content)  # (exportcontent may already have: then this changes nothing)
+    assert sorted(p.name for p in (content / "releases").iterdir()) == ["2024-09-23.toml", "2025-02-10.toml"]
+    older = (content / "releases" / "2024-09-23.toml").read_text()
+    # The first release's file holds what the second changed, as it was before.
+    assert 'number = "2.3"' in older and 'number = "2.4"' in older and 'number = "2.5"' not in older
+    assert 'en = "A player commits an error in the game' in older
+    assert 'key = "example-g"\nabsent = true' in older
+    assert 'key = "example-e"\npart = "example"' in older
+    assert "忘れなかったものの" in older and "覚えていたものの" not in older
+    assert 'penalty = "warning"' in older
+    assert "keys = [" in older
+    # The second differs from the working text by the later penalty only.
+    newer = (content / "releases" / "2025-02-10.toml").read_text()
+    assert newer.count("[[sections]]") == 1 and 'number = "2.5"\npenalty = "warning"' in newer
+
+    Release.objects.all().delete()
+    Section.objects.all().delete()
+    call_command("loadcontent", str(content), stdout=StringIO())
+    load_releases(content)
+    assert {r.date: state_of(r) for r in Release.objects.all()} == states
+
+    again = tmp_path / "again"
+    call_command("exportcontent", str(again), stdout=StringIO())
+    export_releases(again)
+    for name in ("2024-09-23.toml", "2025-02-10.toml"):
+        assert (again / "releases" / name).read_bytes() == (content / "releases" / name).read_bytes()
+
+
+def test_loading_twice_changes_nothing_and_removes_releases_without_a_file(released, content):
+    assert load_releases(settings.CONTENT_DIR) == {"created": 0, "updated": 0, "deleted": 0}
+    publish(SECOND)
+    assert load_releases(settings.CONTENT_DIR)["deleted"] == 1
+    assert list(Release.objects.values_list("date", flat=True)) == [FIRST]
+
+
+def test_export_removes_the_file_of_a_deleted_release(released, content):
+    stale = content / "releases" / "2023-01-01.toml"
+    stale.write_text('date = "2023-01-01"\n')
+    assert export_releases(content) == 1
+    assert not stale.exists()
+
+
+def write_release(content, name, text):
+    path = content / "releases" / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+HEAD = 'date = "2023-05-01"\n'
+
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        ("2023-05-01.toml", 'date = "2023-05-01"\n[[sections\n', "2023-05-01.toml:2: TOML syntax error"),
+        ("2023-05-01.toml", 'date = "2023-5-1"\n', "must be a release date"),
+        ("2023-05-01.toml", "date = 2023-05-01\n", "must be a release date"),
+        ("2023-05-02.toml", HEAD, "must be in a file named 2023-05-01.toml"),
+        ("2023-05-01.toml", HEAD + 'colour = "red"\n', "unknown field 'colour' in the release"),
+        ("2023-05-01.toml", HEAD + '[announcement]\nen = "javascript:alert(1)"\n', "[announcement] en must be an http(s) address"),
+        ("2023-05-01.toml", HEAD + '[title]\nfr = "Titre"\n', "unknown field 'fr' in [title]"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\nabsent = true\n', "2023-05-01.toml:2: section 9.9 is marked absent"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\npenalty = "warning"\n', "section 9.9: not in the newer state"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\npenalty = "caution"\n', "unknown penalty 'caution'"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\nabsent = true\npenalty = "warning"\n', "section 2.3 is absent, so it has nothing else"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "nope"\nabsent = true\n', "2023-05-01.toml:5: section 2.3, paragraph 'nope' is marked absent"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "x"\n', "section 2.3: paragraph 'example-z' is not in keys"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "preface"\n', "paragraph 'definition-1': unknown part 'preface'"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nen = ""\n', "the en text is empty"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["fr"]\n', "missing must be a list of languages"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.4"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["ja"]\n', "ja is missing, but the newer state has no ja text either"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\nkeys = ["definition-1"]\n', "keys"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 5\nja = "x"\n', "note 5 on 'example-c': a note the newer state does not have needs its language and source"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 3\nlanguage = "ja"\nsource = "s"\nja = "x"\n', "would be numbered [1, 3]"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "nowhere"\norder = 1\nabsent = true\n', "has no paragraph 'nowhere'"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\npenalty = "warning"\n\n[[sections]]\nnumber = "2.3"\npenalty = "warning"\n', "section 2.3 is listed twice"),
+    ],
+)
+def test_a_malformed_release_file_is_refused_naming_file_and_key_and_loads_nothing(released, content, name, text, message):
+    write_release(content, name, text)
+    before = list(Release.objects.values_list("date", "title_en"))
+    with pytest.raises(ContentError) as error:
+        load_releases(content)
+    assert message in str(error.value)
+    assert name in str(error.value)
+    assert list(Release.objects.values_list("date", "title_en")) == before
+
+
+def test_a_well_formed_delta_of_the_same_shapes_loads(released, content):
+    """The counterpart of the refusals above: the same kinds of entries, written right, are accepted."""
+    write_release(
+        content,
+        "2023-05-01.toml",
+        HEAD
+        + '[[sections]]\nnumber = "2.3"\npenalty = "game-loss"\nkeys = [\n    "definition-1",\n    "example-z",\n]\n\n'
+        + '[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "TEST made-up"\n\n'
+        + "".join(f'[[sections.paragraphs]]\nkey = "{k}"\nabsent = true\n\n' for k in _keys_of("2.3") if k != "definition-1")
+        + '[[sections.notes]]\nparagraph = "definition-1"\norder = 3\nabsent = true\n',
+    )
+    load_releases(content)
+    old = section_as_of(Release.objects.get(date=datetime.date(2023, 5, 1)), "2.3")
+    assert old["penalty"] == "game-loss"
+    assert [p["key"] for p in old["paragraphs"]] == ["definition-1", "example-z"]
+    assert len(old["paragraphs"][0]["notes"]) == 2
+    # Written back exactly as it was written.
+    export_releases(content)
+    assert "example-z" in (content / "releases" / "2023-05-01.toml").read_text()
+
+
+def _keys_of(number):
+    return list(Paragraph.objects.filter(section__number=number).order_by("order").values_list("key", flat=True))
+
+
+# Any two states: the reverse delta, written and read back, gives the older state, and writes the same bytes.
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(str.strip)
+LANGUAGES = ["en", "zh-hans", "ja"]
+
+
+def texts(required=None):
+    return st.fixed_dictionaries(
+        {required: TEXT} if required else {}, optional={code: TEXT for code in LANGUAGES if code != required}
+    )
+
+
+NOTE = st.sampled_from(LANGUAGES).flatmap(
+    lambda code: st.fixed_dictionaries({"language": st.just(code), "source": TEXT, "bodies": texts(code)})
+)
+
+
+def paragraph(key):
+    return st.fixed_dictionaries(
+        {
+            "key": st.just(key),
+            "part": st.sampled_from(["text", "definition", "example"]),
+            "bullet": st.booleans(),
+            "texts": texts(),
+            "notes": st.lists(NOTE, max_size=2),
+        }
+    )
+
+
+SECTION = st.lists(st.sampled_from(["a-1", "a-2", "b-1", "c-1"]), unique=True, max_size=4).flatmap(
+    lambda keys: st.tuples(
+        st.integers(0, 50),
+        st.fixed_dictionaries(
+            {
+                "title": texts("en"),
+                "penalty": st.sampled_from(["", "warning", "game-loss"]),
+                "paragraphs": st.tuples(*(paragraph(k) for k in keys)).map(list),
+            }
+        ),
+    )
+)
+STATE = st.dictionaries(st.sampled_from(["1.1", "2.3", "2.4", "A"]), SECTION, max_size=3)
+
+
+@hypothesis_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(older=STATE, newer=STATE)
+def test_any_reverse_delta_round_trips(tmp_path, older, newer):
+    path = tmp_path / "2023-05-01.toml"
+    text = dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(older, newer))
+    path.write_text(text, encoding="utf-8")
+    _metadata, rebuilt = parse_release(path, newer)
+    assert rebuilt == older
+    assert dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(rebuilt, newer)) == text
+    if older == newer:
+        assert "[[sections]]" not in text
+
+
+def test_loading_takes_the_working_text_it_is_given(released, content):
+    """loadcontent has read the sections already; load_releases can use them rather than read them again."""
+    from ipgsite.ipg.contentfiles import read_content
+
+    _chapters, docs = read_content(content)
+    assert load_releases(content, section_docs=docs) == {"created": 0, "updated": 0, "deleted": 0}
+    # A working text the release file does not fit is refused: 2.3 without paragraphs cannot lose example-g.
+    write_release(content, "2024-09-23.toml", 'date = "2024-09-23"\n\n[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-g"\nabsent = true\n')
+    with pytest.raises(ContentError, match="paragraph 'example-g' is marked absent"):
+        load_releases(content, section_docs=docs)
