@@ -3,7 +3,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from django.db import transaction
+
 from ipgsite.ipg.contentfiles import ContentError, read_content
+from ipgsite.releases.files import load_releases, read_releases
 
 from ...loading import load_documents
 
@@ -23,9 +26,12 @@ class Command(BaseCommand):
             raise CommandError(f"{directory}: not a directory")
         try:
             chapters, sections = read_content(directory)
+            read_releases(directory, section_docs=sections)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
-        stats = load_documents(chapters, sections)
+        with transaction.atomic():
+            stats = load_documents(chapters, sections)
+            load_releases(directory, section_docs=sections)
         with_text = sum(1 for s in sections if s.has_text())
         self.stdout.write(
             f"Loaded {len(chapters)} chapters and {len(sections)} sections ({with_text} with text) from {directory}: "
