@@ -86,10 +86,13 @@ def paragraphs_with_notes(section):
     return section.paragraphs.order_by("order").prefetch_related(notes)
 
 
-def read_section(section, codes, fallback=True):
-    """The section's parts in order, each paragraph with its text in each of `codes`."""
+def read_section(section, codes, fallback=True, paragraphs=None):
+    """The section's parts in order, each paragraph with its text in each of `codes`.
+
+    `paragraphs` read in place of the stored ones: an earlier version's (`ipg.versions`).
+    """
     parts, example_count = [], 0
-    for paragraph in paragraphs_with_notes(section):
+    for paragraph in paragraphs_with_notes(section) if paragraphs is None else paragraphs:
         if not parts or parts[-1].part != paragraph.part:
             parts.append(PartBlock(part=paragraph.part, label=Part(paragraph.part).label, rows=[]))
         label = ""

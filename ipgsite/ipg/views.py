@@ -11,7 +11,7 @@ from django.utils.text import Truncator
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from . import compare, languages
+from . import compare, languages, versions
 from .markup import render_markdown
 from .models import Chapter, Paragraph, Penalty, Section
 from .reading import languages_of, read_section
@@ -54,17 +54,21 @@ def section(request, number):
         if not codes or len(chosen) > 1 or compare.serialize(codes) != chosen[0]:
             return _redirect_to_choice(request, codes)
 
+    version = versions.version_of(section, request.GET["release"]) if "release" in request.GET else None
     comparing = len(codes) > 1
-    parts = read_section(section, codes, fallback=not comparing)
+    parts = read_section(section, codes, fallback=not comparing, paragraphs=version.paragraphs if version else None)
     has = languages_of(parts)
     missing = [code for code in codes if code not in has]
     neighbours = list(Section.objects.in_reading_order())
     index = next(i for i, s in enumerate(neighbours) if s.pk == section.pk)
     query = f"?langs={compare.serialize(codes)}" if chosen else ""
-    title = section.title_in(page_lang)
+    title = (version.title.get(page_lang) if version else section.title_in(page_lang)) or ""
     context = {
         "section": section,
-        "title": title or section.title_en,
+        "title": title or (version.title.get("en") if version else section.title_en),
+        "penalty": version.penalty if version else section.penalty,
+        "version": version,
+        "current_url": _section_url(section, page_lang) + query,
         "title_lang": languages.html_lang(page_lang if title else "en"),
         "parts": parts,
         "codes": codes,

@@ -53,9 +53,11 @@ def mentioned_in(section):
 def linked(context, text):
     """A paragraph's or note's rendered text (`ipg.reading.Text`) with its mentions of other sections linked.
 
-    The section's links are read once per page, in one query.
+    The section's links are read once per page, in one query. An earlier version's text is shown unlinked.
     """
     obj = text.obj
+    if obj.pk is None:
+        return text.html  # an earlier version's text: links are found in the current text only
     paragraph = obj.paragraph if isinstance(obj, Note) else obj
     cache = context.render_context.setdefault("crosslinks", {})
     if paragraph.section_id not in cache:

@@ -1,0 +1,76 @@
+"""A section as a release froze it, read by the section page (`?release=<date>`) like the stored section."""
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.versions import Version
+
+from .models import Release, parse_date
+from .snapshots import section_as_of
+
+
+class Notes(list):
+    def all(self):
+        return self
+
+
+class Frozen:
+    """A paragraph or note as frozen: the attributes `ipg.reading` reads of the model, and no row behind it."""
+
+    pk = None
+
+    def __init__(self, field, texts, **attributes):
+        self.field = field
+        for code in languages.CODES:
+            setattr(self, languages.column(field, code), texts.get(code) or None)
+        self.__dict__.update(attributes)
+
+    def text_in(self, code):
+        return languages.translated(self, self.field, code)
+
+    body_in = text_in
+
+    def languages(self):
+        return [code for code in languages.CODES if self.text_in(code)]
+
+
+def frozen_paragraphs(content):
+    return [
+        Frozen(
+            "text",
+            paragraph["texts"],
+            key=paragraph["key"],
+            part=paragraph["part"],
+            bullet=paragraph["bullet"],
+            order=paragraph["order"],
+            notes=Notes(Frozen("body", note["bodies"], language=note["language"], source=note["source"])
+                        for note in paragraph["notes"]),
+        )
+        for paragraph in content["paragraphs"]
+    ]
+
+
+def release_named(value):
+    """The release in effect whose date is `value` (YYYY-MM-DD), or Http404."""
+    date = parse_date(value)
+    release = Release.objects.in_effect().filter(date=date).first() if date else None
+    if release is None:
+        raise Http404(_("There is no release of that date."))
+    return release
+
+
+def as_released(section, value):
+    """`ipg.versions` finder: the section as the release of date `value` froze it."""
+    release = release_named(value)
+    content = section_as_of(release, section.number)
+    if content is None:
+        raise Http404(_("This section was not in the release of %(date)s.") % {"date": release.date.isoformat()})
+    return Version(
+        name=release.date.isoformat(),
+        title=content["title"],
+        penalty=content["penalty"],
+        paragraphs=frozen_paragraphs(content),
+        links={"changes": reverse("releases:release", args=[release.date.isoformat()])},
+    )

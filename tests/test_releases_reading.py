@@ -1,0 +1,70 @@
+"""Reading a section as a release froze it: `?release=<date>` on the section page."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+from pages import parse
+
+from edits import write
+from ipgsite.releases.models import Release
+from ipgsite.releases.snapshots import publish
+
+FIRST = "2024-09-23"
+
+
+def html(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return response.content.decode()
+
+
+def test_the_shipped_release_is_loaded_with_the_content(ipg):
+    assert [r.date.isoformat() for r in Release.objects.all()] == [FIRST]
+
+
+def test_an_old_release_shows_the_text_as_it_was_and_says_so(client, ipg):
+    before = html(client, "/en/ipg/2.3/")
+    old = parse(before).by_id("example-b").text()
+    write("2.3", "example-b", "en", "A player scries three cards (edited after the release).")
+    assert "edited after the release" in html(client, "/en/ipg/2.3/")
+
+    page = html(client, f"/en/ipg/2.3/?release={FIRST}")
+    assert "edited after the release" not in page
+    assert parse(page).by_id("example-b").text() == old
+    assert f"as it was in the IPG of {FIRST}" in page
+    assert '<meta name="robots" content="noindex">' in page
+    assert '<link rel="canonical" href="http://testserver/en/ipg/2.3/">' in page
+    assert 'href="/en/ipg/2.3/">Read the current text</a>' in page
+    assert f'href="/en/changes/{FIRST}/"' in page
+
+
+def test_the_current_page_is_indexed_and_carries_no_old_version_notice(client, ipg):
+    page = html(client, "/en/ipg/2.3/")
+    assert "noindex" not in page and "as it was in the IPG of" not in page
+
+
+def test_an_old_release_compares_languages_as_they_were(client, ipg):
+    write("2.3", "example-c", "ja", "書き換えた日本語(テスト)。")
+    page = html(client, f"/en/ipg/2.3/?langs=en,ja&release={FIRST}")
+    assert "書き換えた日本語" not in page and "闇の腹心" in page
+    assert f'<input type="hidden" name="release" value="{FIRST}">' in page
+
+
+def test_the_japanese_page_of_an_old_release_is_in_japanese(client, ipg):
+    page = html(client, f"/ja/ipg/2.3/?release={FIRST}")
+    assert 'lang="ja"' in page and "闇の腹心" in page
+
+
+@pytest.mark.parametrize(
+    "value", ["", "2024-09-24", "2024-13-01", "2024-02-30", "yesterday", "2024-09-23%00", "２０２４-０９-２３", "9" * 40]
+)
+def test_an_unknown_or_malformed_release_is_a_404(client, ipg, value):
+    assert client.get(f"/en/ipg/2.3/?release={value}").status_code == 404
+
+
+def test_a_release_whose_date_has_not_come_is_a_404(client, ipg):
+    future = timezone.localdate() + datetime.timedelta(days=30)
+    publish(future)
+    assert client.get(f"/en/ipg/2.3/?release={future.isoformat()}").status_code == 404
+    assert client.get(f"/en/ipg/2.3/?release={FIRST}").status_code == 200
