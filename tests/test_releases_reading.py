@@ -68,3 +68,22 @@ def test_a_release_whose_date_has_not_come_is_a_404(client, ipg):
     publish(future)
     assert client.get(f"/en/ipg/2.3/?release={future.isoformat()}").status_code == 404
     assert client.get(f"/en/ipg/2.3/?release={FIRST}").status_code == 200
+
+
+def test_the_api_gives_a_section_as_a_release_froze_it(client, ipg):
+    write("2.3", "example-b", "en", "A player scries three cards (edited after the release).")
+    current = client.get("/api/ipg/2.3/").json()
+    old = client.get(f"/api/ipg/2.3/?release={FIRST}").json()
+    text = {p["key"]: p["text"]["en"] for p in current["paragraphs"]}
+    old_text = {p["key"]: p["text"]["en"] for p in old["paragraphs"]}
+    assert "edited after the release" in text["example-b"] and "edited" not in old_text["example-b"]
+    assert old["release"] == FIRST and "release" not in current
+    assert [n["body"]["ja"] for p in old["paragraphs"] for n in p["notes"]] == [
+        n["body"]["ja"] for p in current["paragraphs"] for n in p["notes"]
+    ]
+
+
+@pytest.mark.parametrize("value", ["2030-01-01", "nope", "2024-09-22"])
+def test_the_api_answers_an_unknown_release_with_a_json_404(client, ipg, value):
+    response = client.get(f"/api/ipg/2.3/?release={value}")
+    assert response.status_code == 404 and "error" in response.json()

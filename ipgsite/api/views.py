@@ -1,16 +1,20 @@
 """The IPG as JSON: the outline, and each section's aligned paragraphs by key in every language, with notes."""
 
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, versions
 from ipgsite.ipg.models import Chapter, Paragraph, Section
 
 
 def _translations(obj, field):
     return {code: languages.translated(obj, field, code) or None for code in languages.CODES}
+
+
+def _translations_of(texts):
+    return {code: texts.get(code) or None for code in languages.CODES}
 
 
 def _page_urls(request, section):
@@ -52,9 +56,17 @@ def section(request, number):
     section = Section.objects.select_related("chapter").filter(number=number).first()
     if section is None:
         return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
-    paragraphs = list(section.paragraphs.order_by("order").prefetch_related("notes"))
+    version = None
+    if "release" in request.GET:
+        try:
+            version = versions.version_of(section, request.GET["release"])
+        except Http404:
+            return JsonResponse({"error": "There is no release of that date with this section."}, status=404)
+    paragraphs = version.paragraphs if version else list(section.paragraphs.order_by("order").prefetch_related("notes"))
     data = _section_summary(request, section, bool(paragraphs))
     data["chapter"] = section.chapter.number
+    if version:
+        data.update(release=version.name, title=_translations_of(version.title), penalty=version.penalty or None)
     data["paragraphs"] = [
         {
             "key": p.key,
@@ -64,7 +76,7 @@ def section(request, number):
             "missing": [code for code in languages.CODES if not p.text_in(code)],
             "notes": [
                 {"language": n.language, "source": n.source, "body": _translations(n, "body")}
-                for n in sorted(p.notes.all(), key=lambda n: n.order)
+                for n in sorted(p.notes.all(), key=lambda n: getattr(n, "order", 0))
             ],
         }
         for p in paragraphs
