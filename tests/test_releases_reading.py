@@ -87,3 +87,25 @@ def test_the_api_gives_a_section_as_a_release_froze_it(client, ipg):
 def test_the_api_answers_an_unknown_release_with_a_json_404(client, ipg, value):
     response = client.get(f"/api/ipg/2.3/?release={value}")
     assert response.status_code == 404 and "error" in response.json()
+
+
+def test_the_section_page_names_the_first_release_while_nothing_has_changed(client, ipg):
+    page = parse(html(client, "/en/ipg/2.3/"))
+    line = page.find("p", class_="release-line")
+    assert f"As in the IPG of {FIRST}, the first release on this site" in line.text()
+    assert line.find("a").attrs["href"] == f"/en/changes/{FIRST}/#section-2.3"
+    assert page.find("p", class_="changed-mark") is None
+
+
+def test_the_section_page_names_the_release_that_changed_it_and_marks_its_paragraphs(client, ipg):
+    write("2.3", "example-b", "en", "A player scries three cards (changed in the new release).")
+    today = timezone.localdate().isoformat()
+    publish(timezone.localdate())
+    for lang, words in (("en", "Last changed in the IPG of"), ("ja", today)):
+        page = parse(html(client, f"/{lang}/ipg/2.3/"))
+        assert words in page.find("p", class_="release-line").text()
+        marked = [p.parent.attrs["id"] for p in page.find_all("p", class_="changed-mark")]
+        assert marked == ["example-b"]
+        assert page.by_id("example-b").find("a").attrs["href"] == "#example-b"
+    # 2.4 did not change in the new release: it still names the first
+    assert f"As in the IPG of {FIRST}" in parse(html(client, "/en/ipg/2.4/")).find("p", class_="release-line").text()

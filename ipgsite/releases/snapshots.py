@@ -245,3 +245,32 @@ def changes_between(older, newer):
 
 def changed_section_count(older, newer):
     return len(_differing(older, newer)) if older else 0
+
+
+@dataclass
+class LastChange:
+    """The newest release in effect that changed a section, and the paragraphs it changed (none for the first)."""
+
+    release: object
+    first: bool
+    keys: set
+
+
+def last_change(number):
+    """The newest release in effect in which section `number` differs from the release before, or the release
+    that first holds it; None when no release holds it."""
+    frozen = list(
+        FrozenSection.objects.filter(number=number, release__in=Release.objects.in_effect())
+        .select_related("release")
+        .order_by("-release__date")
+        .only("digest", "release")
+    )
+    for newer, older in zip(frozen, frozen[1:]):
+        if newer.digest != older.digest:
+            changes = _paragraph_changes(older.content, newer.content)
+            return LastChange(release=newer.release, first=False, keys={change.key for change in changes})
+    if not frozen:
+        return None
+    oldest = frozen[-1]
+    is_first = not Release.objects.filter(date__lt=oldest.release.date).exists()
+    return LastChange(release=oldest.release, first=is_first, keys=set())
