@@ -3,6 +3,8 @@
 from django.conf import settings
 
 CODES = [code for code, _name in settings.LANGUAGES]
+# The language the IPG is published in: every title has it, and the other languages translate it.
+OFFICIAL = "en"
 
 
 def field_suffix(code):
