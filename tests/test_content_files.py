@@ -1,6 +1,7 @@
 """loadcontent, exportcontent and checkcontent on real and malformed content files."""
 
 import filecmp
+import re
 import shutil
 from io import StringIO
 
@@ -313,6 +314,22 @@ WRONG = {
         "3.1", _replace('en = ["Tardiness"]', 'en = ["Tardiness", "HCE"]'),
         "the en name 'HCE' is already an alias of section 2.3", 'en = ["Tardiness", "HCE"]',
     ),
+    "a key ending in a line break": (
+        "2.3", _replace('key = "example-b"', 'key = "example-b\\n"'),
+        "paragraph key 'example-b\\n' must be lowercase letters and digits joined by hyphens", 'key = "example-b\\n"',
+    ),
+    "a section number ending in a line break": (
+        "2.3", _replace('number = "2.3"', 'number = "2.3\\n"'),
+        "section number '2.3\\n' should look like 2.3", 'number = "2.3\\n"',
+    ),
+    "an unknown chapter": (
+        "2.3", _replace('chapter = "2"', 'chapter = "9"'),
+        "unknown chapter '9'", 'chapter = "9"',
+    ),
+    "an order another section has": (
+        "2.4", _replace("order = 24", "order = 23"),
+        "order 23 is already used by section 2.3", "order = 23",
+    ),
     "a NUL in a paragraph's text": (
         "2.3", _replace('en = "A player commits an error', f'en = "A player{NUL} commits an error'),
         "paragraph 'definition-1': the en text contains a NUL character", f'en = "A player{NUL} commits',
@@ -390,5 +407,31 @@ def test_a_surrogate_in_the_bytes_is_not_utf8(ipg, content):
     path.write_bytes(path.read_bytes().replace(b"HCE", b"HC\xed\xa0\x80", 1))
     before = snapshot()
     with pytest.raises(CommandError, match=r"2\.3\.toml: not UTF-8"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_arrays_nested_too_deeply_are_refused(ipg, content):
+    path = content / "sections" / "2.3.toml"
+    path.write_text(path.read_text().replace("order = 23", "order = 23\ndeep = " + "[" * 2000 + "]" * 2000, 1))
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(path))}: nested too deeply"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_a_content_directory_without_sections_is_refused(ipg, content):
+    shutil.rmtree(content / "sections")
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: missing"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_a_content_directory_with_no_section_files_is_refused(ipg, content):
+    for path in (content / "sections").glob("*.toml"):
+        path.unlink()
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: no section files"):
         call_command("loadcontent", str(content), stdout=StringIO())
     assert snapshot() == before

@@ -89,8 +89,8 @@ class SectionDoc:
     paragraphs: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     path: Path | None = None
-    # The line of each list of names, by ("aliases" or "former_names", language): for errors across files.
-    name_lines: dict = field(default_factory=dict, repr=False, compare=False)
+    # Where each key is written in the file it was read from, for errors found across files.
+    lines: "_Lines | None" = field(default=None, repr=False, compare=False)
 
     def has_text(self):
         return bool(self.paragraphs)
@@ -205,6 +205,8 @@ def _load_toml(path):
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         line = int(match.group(1)) if match else None
         raise ContentError(path, f"TOML syntax error: {message}", line) from None
+    except RecursionError:
+        raise ContentError(path, "nested too deeply to read: arrays or tables within each other hundreds deep") from None
 
 
 def _kind(value):
@@ -258,8 +260,6 @@ class _File:
         """A string to be stored: no NUL (PostgreSQL refuses it) and no longer than its column."""
         if "\x00" in value:
             raise self.error(f"{what} contains a NUL character (\\u0000)", at)
-        if re.search("[\ud800-\udfff]", value):
-            raise self.error(f"{what} contains a lone surrogate, which is not a character", at)
         if max_length and len(value) > max_length:
             raise self.error(f"{what} is {len(value)} characters long; at most {max_length} fit", at)
         return value
@@ -331,14 +331,13 @@ def parse_section(path):
     if languages.OFFICIAL not in title:
         raise f.error(f"[title] needs an {languages.OFFICIAL} title", ("title",))
 
-    doc = SectionDoc(number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path)
+    doc = SectionDoc(number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path, lines=f.lines)
     doc.aliases = f.names(data.get("aliases", {}), "aliases")
     doc.former_names = f.names(data.get("former_names", {}), "former_names")
     # Names are unique per language across the whole IPG (the database says so too): within a section first.
     first = {}
     for kind in ("aliases", "former_names"):
         for code, values in getattr(doc, kind).items():
-            doc.name_lines[kind, code] = f.lines.of(kind, code)
             for value in values:
                 if (code, value) not in first:
                     first[code, value] = kind
@@ -412,13 +411,23 @@ def read_content(directory):
         raise ContentError(chapters_path, "missing: the content directory needs chapters.toml")
     chapters = parse_chapters(chapters_path)
     known = {c.number for c in chapters}
+    if not (directory / "sections").is_dir():
+        raise ContentError(directory / "sections", "missing: the content directory needs a sections directory")
+    paths = sorted((directory / "sections").glob("*.toml"))
+    if not paths:
+        # Loading nothing would delete every section, and the history of its translations with it.
+        raise ContentError(directory / "sections", "no section files (<number>.toml); nothing to load")
     sections, numbers, orders = [], {}, {}
-    for path in sorted((directory / "sections").glob("*.toml")):
+    for path in paths:
         doc = parse_section(path)
         if doc.chapter not in known:
-            raise ContentError(path, f"unknown chapter {doc.chapter!r}; chapters.toml has {sorted(known)}")
+            raise ContentError(
+                path, f"unknown chapter {doc.chapter!r}; chapters.toml has {sorted(known)}", doc.lines.of("chapter")
+            )
         if doc.order in orders:
-            raise ContentError(path, f"order {doc.order} is already used by section {orders[doc.order]}")
+            raise ContentError(
+                path, f"order {doc.order} is already used by section {orders[doc.order]}", doc.lines.of("order")
+            )
         numbers[doc.number], orders[doc.order] = path, doc.number
         sections.append(doc)
     names = {}
@@ -430,7 +439,7 @@ def read_content(directory):
                         raise ContentError(
                             doc.path,
                             f"the {code} name {value!r} is already an alias of section {names[code, value]}",
-                            doc.name_lines.get((kind, code)),
+                            doc.lines.of(kind, code),
                         )
     return chapters, sorted(sections, key=lambda d: d.order)
 
