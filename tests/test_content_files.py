@@ -435,3 +435,15 @@ def test_a_content_directory_with_no_section_files_is_refused(ipg, content):
     with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: no section files"):
         call_command("loadcontent", str(content), stdout=StringIO())
     assert snapshot() == before
+
+
+def test_lines_inside_a_multiline_text_are_not_taken_for_keys(ipg, content):
+    path = content / "sections" / "2.3.toml"
+    text = path.read_text()
+    assert 'ja = """\n' in text
+    text = text.replace('ja = """\n', 'ja = """\n[[paragraphs]]\npart = "examples"\n', 1)
+    text = text.replace('part = "example"', 'part = "examples"', 1)
+    path.write_text(text)
+    line = text.split("\n").index('part = "examples"', text.split("\n").index('key = "example-a"')) + 1
+    with pytest.raises(CommandError, match=rf"2\.3\.toml:{line}: paragraph 'example-a': unknown part 'examples'"):
+        call_command("loadcontent", str(content), stdout=StringIO())

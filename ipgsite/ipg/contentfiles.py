@@ -325,7 +325,11 @@ def parse_section(path):
     penalty = data.get("penalty", "")
     if penalty != "":
         f.choice(penalty, Penalty.values, "unknown penalty", ("penalty",))
-    title = f.table(data.get("title"), "[title] must be a table with the title in each language, at least en", ("title",))
+    title = f.table(
+        data.get("title"),
+        f"[title] must be a table with the title in each language, at least {languages.OFFICIAL}",
+        ("title",),
+    )
     f.fields(title, set(languages.CODES), "[title]", ("title",))
     title = f.texts(title, "[title]", ("title",), _max_length(Section, "title"))
     if languages.OFFICIAL not in title:
