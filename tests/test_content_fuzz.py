@@ -19,7 +19,16 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings as hypothesis_settings, strategies as st
 
-from ipgsite.ipg.contentfiles import ContentError, _toml_string, dump_section, parse_chapters, parse_section
+from ipgsite.ipg.contentfiles import (
+    ContentError,
+    NoteDoc,
+    ParagraphDoc,
+    SectionDoc,
+    _toml_string,
+    dump_section,
+    parse_chapters,
+    parse_section,
+)
 
 SECTION = (settings.CONTENT_DIR / "sections" / "2.3.toml").read_text(encoding="utf-8")
 CHAPTERS = (settings.CONTENT_DIR / "chapters.toml").read_text(encoding="utf-8")
@@ -76,10 +85,23 @@ def odd_values(known_strings):
     )
 
 
+# Texts whose lines look like TOML, or that end or escape multi-line strings.
+TRICKY_TEXTS = [
+    'a\n"""\nb',
+    '""""""\n""',
+    'ends in a quote"',
+    'x\\\n[[paragraphs]]\nkey = "y"',
+    "\n[[notes]]\nparagraph = 'z'\n",
+    "'''\n[title]\n'''",
+    "# not a comment\n  en = 1",
+]
+
+
 def plausible_values(value, known_strings):
     """Values of the same type as `value`: mostly accepted, but reaching the edges (lengths, NUL, duplicates)."""
     strings = st.one_of(
         st.sampled_from(known_strings),
+        st.sampled_from(TRICKY_TEXTS),
         st.text(min_size=1, max_size=30),
         st.sampled_from([15, 16, 17, 63, 64, 65, 199, 200, 201]).map(lambda n: "x" * n),
         st.sampled_from(known_strings).map(lambda s: s + "\x00"),
@@ -193,10 +215,14 @@ def test_a_mutated_section_file_is_read_or_refused_with_a_content_error(tmp_path
     except Exception as error:  # the point of the test: anything else is a traceback for the editor
         pytest.fail(f"{type(error).__name__}: {error}\n--- {path.name}\n{text}")
     event("read")
-    # What is accepted exports to a file that reads back the same.
+    # What is accepted exports to a file that reads back the same, with every paragraph and note at its header.
     exported = dump_section(doc)
     path.write_text(exported, encoding="utf-8")
-    assert dump_section(parse_section(path)) == exported
+    again = parse_section(path)
+    assert dump_section(again) == exported
+    lines = exported.split("\n")
+    assert all(lines[p.line - 1] == "[[paragraphs]]" for p in again.paragraphs)
+    assert all(lines[n.line - 1] == "[[notes]]" for n in again.notes)
 
 
 @hypothesis_settings(max_examples=200, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
@@ -238,3 +264,29 @@ def test_loadcontent_loads_a_mutated_file_or_refuses_it_on_this_database(ipg, co
             assert str(error).startswith(f"Nothing was loaded. {content}")
             event("refused")
         transaction.set_rollback(True)
+
+
+texts = st.one_of(st.sampled_from(TRICKY_TEXTS), st.text(min_size=1)).filter(lambda t: t.strip() and "\x00" not in t)
+
+
+@hypothesis_settings(max_examples=300, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(paragraph_texts=st.lists(texts, min_size=1, max_size=4), note_texts=st.lists(texts, max_size=4))
+def test_errors_point_at_the_right_line_whatever_the_texts_hold(tmp_path_factory, paragraph_texts, note_texts):
+    doc = SectionDoc(number="2.3", chapter="2", order=23, penalty="", title={"en": "Title"})
+    doc.paragraphs = [ParagraphDoc(key=f"p-{i}", part="text", texts={"en": t}) for i, t in enumerate(paragraph_texts)]
+    doc.notes = [NoteDoc(paragraph="p-0", language="en", source="a source", bodies={"en": t}) for t in note_texts]
+    path = tmp_path_factory.mktemp("sections") / "2.3.toml"
+    path.write_text(dump_section(doc), encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").split("\n")
+
+    again = parse_section(path)
+    assert [lines[p.line - 1] for p in again.paragraphs] == ["[[paragraphs]]"] * len(paragraph_texts)
+    assert [lines[n.line - 1] for n in again.notes] == ["[[notes]]"] * len(note_texts)
+
+    # A mistake in the last paragraph is reported at its own line.
+    last = max(n for n, line in enumerate(lines, 1) if line == 'part = "text"')
+    lines[last - 1] = 'part = "txt"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(ContentError) as error:
+        parse_section(path)
+    assert error.value.line == last

@@ -132,7 +132,9 @@ def _lines_inside_strings(text):
                 inside.add(line)
         elif quote:
             if quote == '"""' and c == "\\":
-                i += 1
+                i += 1  # the escaped character cannot end the string; a line break after it still counts
+                if text[i : i + 1] != "\n":
+                    i += 1
                 continue
             if text.startswith(quote, i):
                 run = len(text[i:]) - len(text[i:].lstrip(quote[0]))
@@ -206,7 +208,7 @@ def _load_toml(path):
         line = int(match.group(1)) if match else None
         raise ContentError(path, f"TOML syntax error: {message}", line) from None
     except RecursionError:
-        raise ContentError(path, "nested too deeply to read: arrays or tables within each other hundreds deep") from None
+        raise ContentError(path, "nested too deeply to read: arrays or tables hundreds of levels deep") from None
 
 
 def _kind(value):
@@ -335,7 +337,9 @@ def parse_section(path):
     if languages.OFFICIAL not in title:
         raise f.error(f"[title] needs an {languages.OFFICIAL} title", ("title",))
 
-    doc = SectionDoc(number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path, lines=f.lines)
+    doc = SectionDoc(
+        number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path, lines=f.lines
+    )
     doc.aliases = f.names(data.get("aliases", {}), "aliases")
     doc.former_names = f.names(data.get("former_names", {}), "former_names")
     # Names are unique per language across the whole IPG (the database says so too): within a section first.
@@ -348,7 +352,9 @@ def parse_section(path):
                 elif first[code, value] == kind:
                     raise f.error(f"the {code} name {value!r} is listed twice in [{kind}]", (kind, code))
                 else:
-                    raise f.error(f"the {code} name {value!r} is both in [{first[code, value]}] and in [{kind}]", (kind, code))
+                    raise f.error(
+                        f"the {code} name {value!r} is both in [{first[code, value]}] and in [{kind}]", (kind, code)
+                    )
 
     seen = {}
     for index, table in enumerate(f.tables(data.get("paragraphs", []), "paragraphs", "paragraph", ("paragraphs",))):
@@ -376,8 +382,12 @@ def parse_section(path):
         target = f.string(table.get("paragraph"), "a note's paragraph", (*at, "paragraph"))
         if target not in seen:
             raise f.error(f"note on paragraph {target!r}, which this section does not have", (*at, "paragraph"))
-        language = f.choice(table.get("language"), languages.CODES, f"note on {target!r}: unknown language", (*at, "language"))
-        source = f.string(table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source"))
+        language = f.choice(
+            table.get("language"), languages.CODES, f"note on {target!r}: unknown language", (*at, "language")
+        )
+        source = f.string(
+            table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source")
+        )
         bodies = f.texts(table, f"note on {target!r}", at)
         if language not in bodies:
             raise f.error(f"note on {target!r}: no text in its own language {language!r}", at)
