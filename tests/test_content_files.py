@@ -189,7 +189,8 @@ LONG = "x" * 201
 NUL = "\\u0000"
 
 # Each case: the file to break, how, the problem the message must name, and the line it must point at.
-# The line is given as its text in the broken file, so the test checks the error points at the right place.
+# The line is given as its text in the broken file, so the test checks the error points at the right place;
+# None for a key that is missing from the top of the file, where no line is to blame.
 WRONG = {
     "paragraphs = [1]": (
         "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = [1]'),
@@ -330,6 +331,22 @@ WRONG = {
         "2.4", _replace("order = 24", "order = 23"),
         "order 23 is already used by section 2.3", "order = 23",
     ),
+    "a paragraph without a part": (
+        "2.3", _replace('part = "definition"\n', ""),
+        "paragraph 'definition-1': part is missing; expected one of", "[[paragraphs]]",
+    ),
+    "a note without a language": (
+        "2.3", _replace('language = "ja"\n', ""),
+        "note on 'definition-1': language is missing; expected one of", "[[notes]]",
+    ),
+    "a section without an order": (
+        "2.3", _replace("order = 23\n", ""),
+        "order is missing; it must be a whole number from 0 to 2147483647", None,
+    ),
+    "a section without a title": (
+        "2.3", _replace('[title]\nen = "Game Play Error — Hidden Card Error"\nzh-hans = "非公开牌张失误"\nja = "ゲーム上の誤り ─ 非公開カードに関する誤り"\n', ""),
+        "[title] is missing; it must be a table with the title in each language, at least en", None,
+    ),
     "a NUL in a paragraph's text": (
         "2.3", _replace('en = "A player commits an error', f'en = "A player{NUL} commits an error'),
         "paragraph 'definition-1': the en text contains a NUL character", f'en = "A player{NUL} commits',
@@ -361,6 +378,11 @@ WRONG = {
 }
 
 
+def _line(text, start):
+    """The number of the first line of `text` that starts with `start`."""
+    return next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith(start))
+
+
 def _break(content, name, break_it):
     """Break chapters.toml or a section file; "2.3 as 1.2" breaks 2.3.toml and renames it 1.2.toml."""
     source, _, target = name.partition(" as ")
@@ -379,13 +401,13 @@ def test_a_wrong_type_or_value_changes_nothing_and_says_where_and_what(ipg, cont
     good = content / "sections" / "2.4.toml"
     good.write_text(good.read_text().replace("A player keeps her hand", "EDITED"))
     path, broken = _break(content, name, break_it)
-    line = next(n for n, text in enumerate(broken.split("\n"), 1) if text.startswith(at))
+    where = f"{path}:{_line(broken, at)}" if at else f"{path}"
     before = snapshot()
 
     with pytest.raises(CommandError) as error:
         call_command("loadcontent", str(content), stdout=StringIO())
 
-    assert str(error.value).startswith(f"Nothing was loaded. {path}:{line}: ")
+    assert str(error.value).startswith(f"Nothing was loaded. {where}: ")
     assert message in str(error.value)
     assert snapshot() == before
 
@@ -394,11 +416,11 @@ def test_a_wrong_type_or_value_changes_nothing_and_says_where_and_what(ipg, cont
 def test_checkcontent_reports_a_wrong_type_or_value_without_a_database(content, problem):
     name, break_it, message, at = WRONG[problem]
     path, broken = _break(content, name, break_it)
-    line = next(n for n, text in enumerate(broken.split("\n"), 1) if text.startswith(at))
+    where = f"{path}:{_line(broken, at)}" if at else f"{path}"
     err = StringIO()
     with pytest.raises(CommandError, match="structural error"):
         call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
-    assert f"error: {path}:{line}: " in err.getvalue()
+    assert f"error: {where}: " in err.getvalue()
     assert message in err.getvalue()
 
 

@@ -213,8 +213,6 @@ def _load_toml(path):
 
 def _kind(value):
     """A wrong value as an error shows it: `not the string '3'`, `not a table`."""
-    if value is None:
-        return "missing"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (int, float)):
@@ -226,6 +224,12 @@ def _kind(value):
     if isinstance(value, list):
         return "an array"
     return f"a {type(value).__name__}"
+
+
+def _wrong(what, expected, value):
+    if value is None:
+        return f"{what} is missing; it must be {expected}"
+    return f"{what} must be {expected}, not {_kind(value)}"
 
 
 class _File:
@@ -245,9 +249,9 @@ class _File:
                 (*at, unknown[0]),
             )
 
-    def table(self, value, what, at):
+    def table(self, value, what, expected, at):
         if not isinstance(value, dict):
-            raise self.error(f"{what}, not {_kind(value)}", at)
+            raise self.error(_wrong(what, expected, value), at)
         return value
 
     def tables(self, value, name, what, at):
@@ -255,7 +259,7 @@ class _File:
         if not isinstance(value, list):
             raise self.error(f"{name} must be written as [[{name}]] tables, not {_kind(value)}", at)
         for index, table in enumerate(value):
-            self.table(table, f"{what} {index + 1} must be a [[{name}]] table", (*at, index))
+            self.table(table, f"{what} {index + 1}", f"a [[{name}]] table", (*at, index))
         return value
 
     def text(self, value, what, at, max_length=None):
@@ -268,18 +272,21 @@ class _File:
 
     def string(self, value, what, at, max_length=None):
         if not isinstance(value, str) or not value.strip():
-            raise self.error(f"{what} must be a non-empty string, not {_kind(value)}", at)
+            raise self.error(_wrong(what, "a non-empty string", value), at)
         return self.text(value, what, at, max_length)
 
-    def choice(self, value, choices, what, at):
+    def choice(self, value, choices, what, name, at):
+        """One of `choices`; `what` says whose: "paragraph 'example-a': "."""
+        if value is None:
+            raise self.error(f"{what}{name} is missing; expected one of {list(choices)}", at)
         if not isinstance(value, str) or value not in choices:
             shown = repr(value) if isinstance(value, str) else _kind(value)
-            raise self.error(f"{what} {shown}; expected one of {list(choices)}", at)
+            raise self.error(f"{what}unknown {name} {shown}; expected one of {list(choices)}", at)
         return value
 
     def order(self, value, what, at):
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_ORDER:
-            raise self.error(f"{what} must be a whole number from 0 to {MAX_ORDER}, not {_kind(value)}", at)
+            raise self.error(_wrong(what, f"a whole number from 0 to {MAX_ORDER}", value), at)
         return value
 
     def texts(self, table, what, at, max_length=None):
@@ -295,7 +302,7 @@ class _File:
         return texts
 
     def names(self, table, kind):
-        table = self.table(table, f"[{kind}] must be a table of lists of names by language", (kind,))
+        table = self.table(table, f"[{kind}]", "a table of lists of names by language", (kind,))
         self.fields(table, set(languages.CODES), f"[{kind}]", (kind,))
         names = {}
         for code in languages.CODES:
@@ -326,11 +333,9 @@ def parse_section(path):
     order = f.order(data.get("order"), "order", ("order",))
     penalty = data.get("penalty", "")
     if penalty != "":
-        f.choice(penalty, Penalty.values, "unknown penalty", ("penalty",))
+        f.choice(penalty, Penalty.values, "", "penalty", ("penalty",))
     title = f.table(
-        data.get("title"),
-        f"[title] must be a table with the title in each language, at least {languages.OFFICIAL}",
-        ("title",),
+        data.get("title"), "[title]", f"a table with the title in each language, at least {languages.OFFICIAL}", ("title",)
     )
     f.fields(title, set(languages.CODES), "[title]", ("title",))
     title = f.texts(title, "[title]", ("title",), _max_length(Section, "title"))
@@ -368,7 +373,7 @@ def parse_section(path):
         if key in seen:
             raise f.error(f"duplicate paragraph key {key!r} (first used at line {seen[key]})", (*at, "key"))
         seen[key] = line
-        part = f.choice(table.get("part"), Part.values, f"paragraph {key!r}: unknown part", (*at, "part"))
+        part = f.choice(table.get("part"), Part.values, f"paragraph {key!r}: ", "part", (*at, "part"))
         bullet = table.get("bullet", False)
         if not isinstance(bullet, bool):
             raise f.error(f"paragraph {key!r}: bullet must be true or false, not {_kind(bullet)}", (*at, "bullet"))
@@ -382,9 +387,7 @@ def parse_section(path):
         target = f.string(table.get("paragraph"), "a note's paragraph", (*at, "paragraph"))
         if target not in seen:
             raise f.error(f"note on paragraph {target!r}, which this section does not have", (*at, "paragraph"))
-        language = f.choice(
-            table.get("language"), languages.CODES, f"note on {target!r}: unknown language", (*at, "language")
-        )
+        language = f.choice(table.get("language"), languages.CODES, f"note on {target!r}: ", "language", (*at, "language"))
         source = f.string(
             table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source")
         )
