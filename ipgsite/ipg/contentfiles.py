@@ -107,8 +107,8 @@ class ChapterDoc:
 
 _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _KEY_PATH = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
-_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_KEY_PATH})\s*\]\]")
-_TABLE_HEADER = re.compile(rf"\s*\[\s*({_KEY_PATH})\s*\]")
+_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_KEY_PATH})\s*\]\]\s*(?:#.*)?$")
+_TABLE_HEADER = re.compile(rf"\s*\[\s*({_KEY_PATH})\s*\]\s*(?:#.*)?$")
 _ASSIGNMENT = re.compile(rf"\s*({_KEY_PATH})\s*=")
 
 
