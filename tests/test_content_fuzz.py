@@ -47,18 +47,18 @@ def _values_in(data):
 
 
 def _strings(data):
-    return sorted({v for v in _values_in(data) if isinstance(v, str) and len(v) < 80} | set(data_keys(data)))
+    return sorted({v for v in _values_in(data) if isinstance(v, str) and len(v) < 80} | set(_keys_in(data)))
 
 
-def data_keys(data):
+def _keys_in(data):
     keys = set()
     if isinstance(data, dict):
         keys |= set(data)
         for value in data.values():
-            keys |= data_keys(value)
+            keys |= _keys_in(value)
     elif isinstance(data, list):
         for value in data:
-            keys |= data_keys(value)
+            keys |= _keys_in(value)
     return keys
 
 
