@@ -16,6 +16,10 @@ def write(number, key, code, text):
     return paragraph(number, key)
 
 
+def write_note(note, code, text):
+    writing.write_text(note, code, text, by=CONTENT_FILES, base_revision=writing.LATEST)
+
+
 def add_note(number, key, language, **bodies):
     """A note on a paragraph, e.g. add_note("2.4", "example-a", "ja", ja="…")."""
     bodies = {code.replace("_", "-"): body for code, body in bodies.items()}

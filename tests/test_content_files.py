@@ -1,6 +1,7 @@
 """loadcontent, exportcontent and checkcontent on real and malformed content files."""
 
 import filecmp
+import re
 import shutil
 from io import StringIO
 
@@ -8,15 +9,16 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from ipgsite.ipg.models import Alias, Note, Paragraph, Section
+from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 
 
 def snapshot():
     return (
+        sorted(Chapter.objects.values_list("number", "order", "title_en", "title_zh_hans", "title_ja")),
         sorted(Section.objects.values_list("number", "title_en", "penalty", "order")),
         sorted(Paragraph.objects.values_list("section__number", "key", "order", "text_en", "text_zh_hans", "text_ja")),
-        sorted(Note.objects.values_list("paragraph__key", "order", "body_ja")),
-        sorted(Alias.objects.values_list("name", "language")),
+        sorted(Note.objects.values_list("paragraph__key", "order", "language", "source", "body_en", "body_zh_hans", "body_ja")),
+        sorted(Alias.objects.values_list("section__number", "name", "language", "former")),
     )
 
 
@@ -123,7 +125,7 @@ def test_a_note_on_a_missing_paragraph_reports_its_line(ipg, content):
     path = content / "sections" / "2.3.toml"
     text = path.read_text().replace('paragraph = "example-c"', 'paragraph = "example-z"', 1)
     path.write_text(text)
-    expected = text.splitlines().index('paragraph = "example-z"')  # the [[notes]] header is the line above
+    expected = text.splitlines().index('paragraph = "example-z"') + 1
     with pytest.raises(CommandError, match=rf"2\.3\.toml:{expected}: note on paragraph 'example-z'"):
         call_command("loadcontent", str(content), stdout=StringIO())
 
@@ -172,4 +174,298 @@ def test_a_name_can_belong_to_one_section_only(ipg, content):
     path = content / "sections" / "2.2.toml"
     path.write_text(path.read_text().replace("[title]", '[former_names]\nzh-hans = ["游戏行动失误~额外抓牌"]\n\n[title]', 1))
     with pytest.raises(CommandError, match="游戏行动失误~额外抓牌' is already an alias of section 2"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+
+
+def _replace(old, new):
+    def edit(text):
+        assert old in text, old
+        return text.replace(old, new, 1)
+
+    return edit
+
+
+LONG = "x" * 201
+NUL = "\\u0000"
+
+# Each case: the file to break, how, the problem the message must name, and the line it must point at.
+# The line is given as its text in the broken file, so the test checks the error points at the right place;
+# None for a key that is missing from the top of the file, where no line is to blame.
+WRONG = {
+    "paragraphs = [1]": (
+        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = [1]'),
+        "paragraph 1 must be a [[paragraphs]] table, not 1", "paragraphs = [1]",
+    ),
+    "notes = [1]": (
+        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nnotes = [1]'),
+        "note 1 must be a [[notes]] table, not 1", "notes = [1]",
+    ),
+    "chapters = 5": (
+        "chapters", lambda t: "chapters = 5\n",
+        "chapters must be written as [[chapters]] tables, not 5", "chapters = 5",
+    ),
+    "chapters = [1]": (
+        "chapters", lambda t: "chapters = [1]\n",
+        "chapter 1 must be a [[chapters]] table, not 1", "chapters = [1]",
+    ),
+    "a string where paragraphs are expected": (
+        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = "text"'),
+        "paragraphs must be written as [[paragraphs]] tables, not the string 'text'", 'paragraphs = "text"',
+    ),
+    "a table where a string is expected": (
+        "2.3", _replace('chapter = "2"', 'chapter = { number = "2" }'),
+        "chapter must be a non-empty string, not a table", 'chapter = { number = "2" }',
+    ),
+    "a table where a text is expected": (
+        "2.3", _replace('key = "example-a"\npart = "example"\nen = ', 'key = "example-a"\npart = "example"\nen.text = '),
+        "paragraph 'example-a': the en text must be a string, not a table", "en.text = ",
+    ),
+    "bullet = 'yes'": (
+        "2.3", _replace('part = "example"', 'part = "example"\nbullet = "yes"'),
+        "bullet must be true or false", 'bullet = "yes"',
+    ),
+    "order = '3'": (
+        "2.3", _replace("order = 23", 'order = "3"'),
+        "order must be a whole number from 0 to 2147483647, not the string '3'", 'order = "3"',
+    ),
+    "order = 2**31": (
+        "2.3", _replace("order = 23", "order = 2147483648"),
+        "order must be a whole number from 0 to 2147483647, not 2147483648", "order = 2147483648",
+    ),
+    "a negative order": (
+        "2.3", _replace("order = 23", "order = -1"),
+        "order must be a whole number from 0 to 2147483647, not -1", "order = -1",
+    ),
+    "a fractional order": (
+        "2.3", _replace("order = 23", "order = 23.5"),
+        "order must be a whole number from 0 to 2147483647, not 23.5", "order = 23.5",
+    ),
+    "a chapter's order = 2**31": (
+        "chapters", _replace("order = 2\n", "order = 2147483648\n"),
+        "chapter '2': order must be a whole number from 0 to 2147483647, not 2147483648", "order = 2147483648",
+    ),
+    "a chapter's negative order": (
+        "chapters", _replace("order = 2\n", "order = -2\n"),
+        "chapter '2': order must be a whole number from 0 to 2147483647, not -2", "order = -2",
+    ),
+    "aliases = ['x']": (
+        "2.3",
+        lambda t: _replace('[aliases]\nen = ["Hidden Card Error", "HCE"]\nja = ["非公開カードに関する誤り"]\n', "")(
+            _replace("order = 23", 'order = 23\naliases = ["x"]')(t)
+        ),
+        "[aliases] must be a table of lists of names by language, not an array", 'aliases = ["x"]',
+    ),
+    "an alias that is not a string": (
+        "2.3", _replace('en = ["Hidden Card Error", "HCE"]', 'en = ["Hidden Card Error", 1]'),
+        "[aliases] en must be a list of non-empty strings", 'en = ["Hidden Card Error", 1]',
+    ),
+    "a former name given as a string, not a list": (
+        "2.3", _replace('zh-hans = ["游戏行动失误~额外抓牌"]', 'zh-hans = "游戏行动失误~额外抓牌"'),
+        "[former_names] zh-hans must be a list of non-empty strings", 'zh-hans = "游戏行动失误~额外抓牌"',
+    ),
+    "a title that is a number": (
+        "2.3", _replace('ja = "ゲーム上の誤り ─ 非公開カードに関する誤り"', "ja = 5"),
+        "[title]: the ja text must be a string, not 5", "ja = 5",
+    ),
+    "a chapter title that is a list": (
+        "chapters", _replace('ja = "ゲーム上の誤り"', 'ja = ["ゲーム上の誤り"]'),
+        "chapter '2': the ja text must be a string, not an array", 'ja = ["ゲーム上の誤り"]',
+    ),
+    "a note's source that is a number": (
+        "2.3", _replace('source = "Japanese annotated edition"', "source = 1"),
+        "source must be a non-empty string, not 1", "source = 1",
+    ),
+    "a section number over 16 characters": (
+        "2.3 as 1.123456789012345", _replace('number = "2.3"', 'number = "1.123456789012345"'),
+        "number '1.123456789012345' is 17 characters long; at most 16 fit", 'number = "1.123456789012345"',
+    ),
+    "a title over 200 characters": (
+        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', f'en = "{LONG}"'),
+        "[title]: the en text is 201 characters long; at most 200 fit", f'en = "{LONG}"',
+    ),
+    "a chapter title over 200 characters": (
+        "chapters", _replace('en = "Game Play Errors"', f'en = "{LONG}"'),
+        "chapter '2': the en text is 201 characters long; at most 200 fit", f'en = "{LONG}"',
+    ),
+    "a chapter number over 16 characters": (
+        "chapters", _replace('number = "1"', 'number = "12345678901234567"'),
+        "a chapter's number '12345678901234567' is 17 characters long; at most 16 fit", 'number = "12345678901234567"',
+    ),
+    "a key over 64 characters": (
+        "2.3", _replace('key = "example-a"', f'key = "{"a" * 65}"'),
+        f"paragraph key '{'a' * 65}' is 65 characters long; at most 64 fit", f'key = "{"a" * 65}"',
+    ),
+    "an alias over 200 characters": (
+        "2.3", _replace('"HCE"]', f'"{LONG}"]'),
+        "[aliases] en: the name 'xxxxxxxx", f'en = ["Hidden Card Error", "{LONG}"]',
+    ),
+    "a source over 200 characters": (
+        "2.3", _replace('source = "Japanese annotated edition"', f'source = "{LONG}"'),
+        "source is 201 characters long; at most 200 fit", f'source = "{LONG}"',
+    ),
+    "the same alias twice in a section": (
+        "2.3", _replace('"HCE"]', '"HCE", "HCE"]'),
+        "the en name 'HCE' is listed twice in [aliases]", 'en = ["Hidden Card Error", "HCE", "HCE"]',
+    ),
+    "the same name as an alias and a former name": (
+        "2.3", _replace('[former_names]\n', '[former_names]\nen = ["HCE"]\n'),
+        "the en name 'HCE' is both in [aliases] and in [former_names]", 'en = ["HCE"]',
+    ),
+    "an alias of another section": (
+        "3.1", _replace('en = ["Tardiness"]', 'en = ["Tardiness", "HCE"]'),
+        "the en name 'HCE' is already an alias of section 2.3", 'en = ["Tardiness", "HCE"]',
+    ),
+    "a key ending in a line break": (
+        "2.3", _replace('key = "example-b"', 'key = "example-b\\n"'),
+        "paragraph key 'example-b\\n' must be lowercase letters and digits joined by hyphens", 'key = "example-b\\n"',
+    ),
+    "a section number ending in a line break": (
+        "2.3", _replace('number = "2.3"', 'number = "2.3\\n"'),
+        "section number '2.3\\n' should look like 2.3", 'number = "2.3\\n"',
+    ),
+    "an unknown chapter": (
+        "2.3", _replace('chapter = "2"', 'chapter = "9"'),
+        "unknown chapter '9'", 'chapter = "9"',
+    ),
+    "an order another section has": (
+        "2.4", _replace("order = 24", "order = 23"),
+        "order 23 is already used by section 2.3", "order = 23",
+    ),
+    "a paragraph without a part": (
+        "2.3", _replace('part = "definition"\n', ""),
+        "paragraph 'definition-1': part is missing; expected one of", "[[paragraphs]]",
+    ),
+    "a note without a language": (
+        "2.3", _replace('language = "ja"\n', ""),
+        "note on 'definition-1': language is missing; expected one of", "[[notes]]",
+    ),
+    "a section without an order": (
+        "2.3", _replace("order = 23\n", ""),
+        "order is missing; it must be a whole number from 0 to 2147483647", None,
+    ),
+    "a section without a title": (
+        "2.3", _replace('[title]\nen = "Game Play Error — Hidden Card Error"\nzh-hans = "非公开牌张失误"\nja = "ゲーム上の誤り ─ 非公開カードに関する誤り"\n', ""),
+        "[title] is missing; it must be a table with the title in each language, at least en", None,
+    ),
+    "a NUL in a paragraph's text": (
+        "2.3", _replace('en = "A player commits an error', f'en = "A player{NUL} commits an error'),
+        "paragraph 'definition-1': the en text contains a NUL character", f'en = "A player{NUL} commits',
+    ),
+    "a NUL in a note": (
+        "2.3", _replace('ja = "〔ゲーム上の誤り〕の大半が', f'ja = "{NUL}〔ゲーム上の誤り〕の大半が'),
+        "note on 'definition-1': the ja text contains a NUL character", f'ja = "{NUL}〔ゲーム上の誤り〕',
+    ),
+    "a NUL in a title": (
+        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', f'en = "Game Play Error{NUL}"'),
+        "[title]: the en text contains a NUL character", f'en = "Game Play Error{NUL}"',
+    ),
+    "a NUL in an alias": (
+        "2.3", _replace('"HCE"]', f'"HCE{NUL}"]'),
+        "[aliases] en: the name 'HCE\\x00' contains a NUL character", f'en = ["Hidden Card Error", "HCE{NUL}"]',
+    ),
+    "a NUL in a source": (
+        "2.3", _replace('source = "Japanese annotated edition"', f'source = "Japanese{NUL}"'),
+        "source contains a NUL character", f'source = "Japanese{NUL}"',
+    ),
+    "a NUL in a chapter title": (
+        "chapters", _replace('en = "Game Play Errors"', f'en = "Game Play Errors{NUL}"'),
+        "chapter '2': the en text contains a NUL character", f'en = "Game Play Errors{NUL}"',
+    ),
+    "a lone surrogate": (
+        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', 'en = "Game Play Error \\ud800"'),
+        "TOML syntax error: Escaped character is not a Unicode scalar value", 'en = "Game Play Error \\ud800"',
+    ),
+}
+
+
+def _line(text, start):
+    """The number of the first line of `text` that starts with `start`."""
+    return next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith(start))
+
+
+def _break(content, name, break_it):
+    """Break chapters.toml or a section file; "2.3 as 1.2" breaks 2.3.toml and renames it 1.2.toml."""
+    source, _, target = name.partition(" as ")
+    path = content / "chapters.toml" if source == "chapters" else content / "sections" / f"{source}.toml"
+    broken = break_it(path.read_text())
+    if target:
+        path.unlink()
+        path = path.with_name(f"{target}.toml")
+    path.write_text(broken)
+    return path, broken
+
+
+@pytest.mark.parametrize("problem", WRONG)
+def test_a_wrong_type_or_value_changes_nothing_and_says_where_and_what(ipg, content, problem):
+    name, break_it, message, at = WRONG[problem]
+    good = content / "sections" / "2.4.toml"
+    good.write_text(good.read_text().replace("A player keeps her hand", "EDITED"))
+    path, broken = _break(content, name, break_it)
+    where = f"{path}:{_line(broken, at)}" if at else f"{path}"
+    before = snapshot()
+
+    with pytest.raises(CommandError) as error:
+        call_command("loadcontent", str(content), stdout=StringIO())
+
+    assert str(error.value).startswith(f"Nothing was loaded. {where}: ")
+    assert message in str(error.value)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("problem", WRONG)
+def test_checkcontent_reports_a_wrong_type_or_value_without_a_database(content, problem):
+    name, break_it, message, at = WRONG[problem]
+    path, broken = _break(content, name, break_it)
+    where = f"{path}:{_line(broken, at)}" if at else f"{path}"
+    err = StringIO()
+    with pytest.raises(CommandError, match="structural error"):
+        call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
+    assert f"error: {where}: " in err.getvalue()
+    assert message in err.getvalue()
+
+
+def test_a_surrogate_in_the_bytes_is_not_utf8(ipg, content):
+    path = content / "sections" / "2.3.toml"
+    path.write_bytes(path.read_bytes().replace(b"HCE", b"HC\xed\xa0\x80", 1))
+    before = snapshot()
+    with pytest.raises(CommandError, match=r"2\.3\.toml: not UTF-8"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_arrays_nested_too_deeply_are_refused(ipg, content):
+    path = content / "sections" / "2.3.toml"
+    path.write_text(path.read_text().replace("order = 23", "order = 23\ndeep = " + "[" * 2000 + "]" * 2000, 1))
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(path))}: nested too deeply"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_a_content_directory_without_sections_is_refused(ipg, content):
+    shutil.rmtree(content / "sections")
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: missing"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_a_content_directory_with_no_section_files_is_refused(ipg, content):
+    for path in (content / "sections").glob("*.toml"):
+        path.unlink()
+    before = snapshot()
+    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: no section files"):
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert snapshot() == before
+
+
+def test_lines_inside_a_multiline_text_are_not_taken_for_keys(ipg, content):
+    path = content / "sections" / "2.3.toml"
+    text = path.read_text()
+    assert 'ja = """\n' in text
+    text = text.replace('ja = """\n', 'ja = """\n[[paragraphs]]\npart = "examples"\n', 1)
+    text = text.replace('part = "example"', 'part = "examples"', 1)
+    path.write_text(text)
+    line = text.split("\n").index('part = "examples"', text.split("\n").index('key = "example-a"')) + 1
+    with pytest.raises(CommandError, match=rf"2\.3\.toml:{line}: paragraph 'example-a': unknown part 'examples'"):
         call_command("loadcontent", str(content), stdout=StringIO())

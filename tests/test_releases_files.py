@@ -18,6 +18,8 @@ from ipgsite.releases.files import dump_release, export_releases, load_releases,
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import PublishError, publish, section_as_of, state_of
 
+from edits import change, delete, write, write_note
+
 FIRST, SECOND = datetime.date(2024, 9, 23), datetime.date(2025, 2, 10)
 
 # Obviously made-up strings: the test database only.
@@ -29,16 +31,15 @@ def edit_for_second_release():
     a paragraph added, one removed, a penalty."""
     hidden = Section.objects.get(number="2.3")
     definition = hidden.paragraphs.get(key="definition-1")
-    definition.text_en = definition.text_en.replace("commits an error in the game", "makes a TESTWORD mistake in the game")
-    definition.text_zh_hans = definition.text_zh_hans.replace("牌手在游戏中", "选手在游戏中")
-    definition.text_ja = definition.text_ja.replace("誤りを犯した", "間違いを犯した")
-    definition.save()
+    write("2.3", "definition-1", "en", definition.text_en.replace("commits an error in the game", "makes a TESTWORD mistake in the game"))
+    write("2.3", "definition-1", "zh-hans", definition.text_zh_hans.replace("牌手在游戏中", "选手在游戏中"))
+    write("2.3", "definition-1", "ja", definition.text_ja.replace("誤りを犯した", "間違いを犯した"))
     note = Note.objects.get(paragraph__section=hidden, paragraph__key="example-c")
-    note.body_ja = note.body_ja.replace("忘れなかったものの", "覚えていたものの")
-    note.save()
-    Paragraph.objects.filter(section=hidden, key="example-e").delete()
+    write_note(note, "ja", note.body_ja.replace("忘れなかったものの", "覚えていたものの"))
+    delete(hidden.paragraphs.get(key="example-e"))
     last = hidden.paragraphs.order_by("-order").first()
-    Paragraph.objects.create(section=hidden, key="example-g", part="example", order=last.order + 1, text_en=NEW_PARAGRAPH_EN)
+    added = change(Paragraph(section=hidden, key="example-g"), part="example", order=last.order + 1)
+    write("2.3", added.key, "en", NEW_PARAGRAPH_EN)
     Section.objects.filter(number="2.4").update(penalty="game-loss")
 
 
@@ -128,7 +129,8 @@ def test_the_whole_cycle_survives_export_and_load_byte_for_byte(released, conten
     assert newer.count("[[sections]]") == 1 and 'number = "2.5"\npenalty = "warning"' in newer
 
     Release.objects.all().delete()
-    Section.objects.all().delete()
+    for section in Section.objects.all():
+        delete(section)
     call_command("loadcontent", str(content), stdout=StringIO())
     load_releases(content)
     assert {r.date: state_of(r) for r in Release.objects.all()} == states
@@ -227,7 +229,8 @@ def _keys_of(number):
 
 # Any two states: the reverse delta, written and read back, gives the older state, and writes the same bytes.
 
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(str.strip)
+# Any text a content file can hold: no surrogates, no NUL (both are refused on load)
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=30).filter(str.strip)
 LANGUAGES = ["en", "zh-hans", "ja"]
 
 

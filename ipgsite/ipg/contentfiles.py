@@ -33,15 +33,21 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
+from . import languages
+from .models import KEY_PATTERN, NUMBER_PATTERN, Alias, Chapter, Note, Paragraph, Part, Penalty, Section
 
-LANGUAGES = ["en", "zh-hans", "ja"]
 SECTION_FIELDS = {"number", "chapter", "order", "penalty", "title", "aliases", "former_names", "paragraphs", "notes"}
-PARAGRAPH_FIELDS = {"key", "part", "bullet", *LANGUAGES}
-NOTE_FIELDS = {"paragraph", "language", "source", *LANGUAGES}
-CHAPTER_FIELDS = {"number", "order", *LANGUAGES}
+PARAGRAPH_FIELDS = {"key", "part", "bullet", *languages.CODES}
+NOTE_FIELDS = {"paragraph", "language", "source", *languages.CODES}
+CHAPTER_FIELDS = {"number", "order", *languages.CODES}
+# The largest PositiveIntegerField PostgreSQL stores; SQLite would take more, and the files must load on both.
+MAX_ORDER = 2**31 - 1
 
 HEADER = "# Edit the text under its key; keys never change. Notes follow the paragraph they annotate.\n"
+
+
+def _max_length(model, name):
+    return model._meta.get_field(name).max_length
 
 
 class ContentError(Exception):
@@ -83,6 +89,8 @@ class SectionDoc:
     paragraphs: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     path: Path | None = None
+    # Where each key is written in the file it was read from, for errors found across files.
+    lines: "_Lines | None" = field(default=None, repr=False, compare=False)
 
     def has_text(self):
         return bool(self.paragraphs)
@@ -97,11 +105,92 @@ class ChapterDoc:
 
 # Reading
 
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_KEY_PATH = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
+_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_KEY_PATH})\s*\]\]\s*(?:#.*)?$")
+_TABLE_HEADER = re.compile(rf"\s*\[\s*({_KEY_PATH})\s*\]\s*(?:#.*)?$")
+_ASSIGNMENT = re.compile(rf"\s*({_KEY_PATH})\s*=")
 
-def _table_lines(text, header):
-    """Line numbers (1-based) of each `[[header]]`, in order, so errors can point at them."""
-    pattern = re.compile(rf"^\s*\[\[\s*{re.escape(header)}\s*\]\]\s*(#.*)?$")
-    return [n for n, line in enumerate(text.splitlines(), 1) if pattern.match(line)]
+
+def _key_path(written):
+    """`en."x.y"` -> ('en', 'x.y'): tomllib reads the quoting."""
+    data, path = tomllib.loads(f"{written} = 0"), []
+    while isinstance(data, dict):
+        ((key, data),) = data.items()
+        path.append(key)
+    return tuple(path)
+
+
+def _lines_inside_strings(text):
+    """Line numbers (1-based) that begin inside a multi-line string: their text is not TOML syntax."""
+    inside, line, i, quote = set(), 1, 0, None
+    while i < len(text):
+        c = text[i]
+        if c == "\n":
+            line += 1
+            if quote:
+                inside.add(line)
+        elif quote:
+            if quote == '"""' and c == "\\":
+                i += 1  # the escaped character cannot end the string; a line break after it still counts
+                if text[i : i + 1] != "\n":
+                    i += 1
+                continue
+            if text.startswith(quote, i):
+                run = len(text[i:]) - len(text[i:].lstrip(quote[0]))
+                i += min(run, 5)  # up to two quotes just before the closing three belong to the string
+                quote = None
+                continue
+        elif text.startswith('"""', i) or text.startswith("'''", i):
+            quote = text[i : i + 3]
+            i += 3
+            continue
+        elif c in "\"'":
+            i += 1
+            while i < len(text) and text[i] not in (c, "\n"):
+                i += 2 if c == '"' and text[i] == "\\" else 1
+        elif c == "#":
+            while i + 1 < len(text) and text[i + 1] != "\n":
+                i += 1
+        i += 1
+    return inside
+
+
+class _Lines:
+    """Where each key of a TOML file is written, so that an error can point at its line.
+
+    Keys are paths into the parsed data: ('order',), ('title', 'en'), ('paragraphs', 3, 'key').
+    """
+
+    def __init__(self, text):
+        self.at = {}
+        inside = _lines_inside_strings(text)
+        table, arrays = (), {}
+        for n, line in enumerate(text.split("\n"), 1):
+            if n in inside:
+                continue
+            if match := _ARRAY_HEADER.match(line):
+                name = _key_path(match.group(1))
+                arrays[name] = arrays.get(name, -1) + 1
+                table = (*name, arrays[name])
+                self._record(table, n)
+            elif match := _TABLE_HEADER.match(line):
+                table = _key_path(match.group(1))
+                self._record(table, n)
+            elif match := _ASSIGNMENT.match(line):
+                self._record((*table, *_key_path(match.group(1))), n)
+
+    def _record(self, path, n):
+        for end in range(1, len(path) + 1):
+            self.at.setdefault(path[:end], n)
+
+    def of(self, *path):
+        """The line of `path`, or of the nearest enclosing key that is written out."""
+        while path:
+            if path in self.at:
+                return self.at[path]
+            path = path[:-1]
+        return None
 
 
 def _load_toml(path):
@@ -118,143 +207,215 @@ def _load_toml(path):
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         line = int(match.group(1)) if match else None
         raise ContentError(path, f"TOML syntax error: {message}", line) from None
+    except RecursionError:
+        raise ContentError(path, "nested too deeply to read: arrays or tables hundreds of levels deep") from None
 
 
-def _check_fields(path, table, allowed, what, line):
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise ContentError(
-            path, f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}", line
-        )
+def _kind(value):
+    """A wrong value as an error shows it: `not the string '3'`, `not a table`."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}" + ("…" if len(value) > 40 else "")
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return f"a {type(value).__name__}"
 
 
-def _string(path, value, what, line, required=True):
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise ContentError(path, f"{what} must be a non-empty string", line)
-    return value
+def _wrong(what, expected, value):
+    if value is None:
+        return f"{what} is missing; it must be {expected}"
+    return f"{what} must be {expected}, not {_kind(value)}"
 
 
-def _texts(path, table, what, line):
-    texts = {}
-    for code in LANGUAGES:
-        if code in table:
-            value = table[code]
-            if not isinstance(value, str):
-                raise ContentError(path, f"{what}: the {code} text must be a string", line)
-            if not value.strip():
-                raise ContentError(path, f"{what}: the {code} text is empty; leave a missing translation out", line)
-            texts[code] = value
-    return texts
+class _File:
+    """One content file being read: its checks raise a ContentError naming the file and the line."""
 
+    def __init__(self, path, text):
+        self.path, self.lines = path, _Lines(text)
 
-def _names(path, table, what):
-    if not isinstance(table, dict):
-        raise ContentError(path, f"[{what}] must be a table of languages")
-    _check_fields(path, table, set(LANGUAGES), f"[{what}]", None)
-    names = {}
-    for code, values in table.items():
-        if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
-            raise ContentError(path, f"[{what}] {code} must be a list of non-empty strings")
-        names[code] = list(values)
-    return names
+    def error(self, message, at=()):
+        return ContentError(self.path, message, self.lines.of(*at))
+
+    def fields(self, table, allowed, what, at=()):
+        unknown = sorted(set(table) - allowed)
+        if unknown:
+            raise self.error(
+                f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}",
+                (*at, unknown[0]),
+            )
+
+    def table(self, value, what, expected, at):
+        if not isinstance(value, dict):
+            raise self.error(_wrong(what, expected, value), at)
+        return value
+
+    def tables(self, value, name, what, at):
+        """A TOML array of tables, `[[name]]`."""
+        if not isinstance(value, list):
+            raise self.error(f"{name} must be written as [[{name}]] tables, not {_kind(value)}", at)
+        for index, table in enumerate(value):
+            self.table(table, f"{what} {index + 1}", f"a [[{name}]] table", (*at, index))
+        return value
+
+    def text(self, value, what, at, max_length=None):
+        """A string to be stored: no NUL (PostgreSQL refuses it) and no longer than its column."""
+        if "\x00" in value:
+            raise self.error(f"{what} contains a NUL character (\\u0000)", at)
+        if max_length and len(value) > max_length:
+            raise self.error(f"{what} is {len(value)} characters long; at most {max_length} fit", at)
+        return value
+
+    def string(self, value, what, at, max_length=None):
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(_wrong(what, "a non-empty string", value), at)
+        return self.text(value, what, at, max_length)
+
+    def choice(self, value, choices, what, name, at):
+        """One of `choices`; `what` says whose: "paragraph 'example-a': "."""
+        if value is None:
+            raise self.error(f"{what}{name} is missing; expected one of {list(choices)}", at)
+        if not isinstance(value, str) or value not in choices:
+            shown = repr(value) if isinstance(value, str) else _kind(value)
+            raise self.error(f"{what}unknown {name} {shown}; expected one of {list(choices)}", at)
+        return value
+
+    def order(self, value, what, at):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_ORDER:
+            raise self.error(_wrong(what, f"a whole number from 0 to {MAX_ORDER}", value), at)
+        return value
+
+    def texts(self, table, what, at, max_length=None):
+        texts = {}
+        for code in languages.CODES:
+            if code in table:
+                value = table[code]
+                if not isinstance(value, str):
+                    raise self.error(f"{what}: the {code} text must be a string, not {_kind(value)}", (*at, code))
+                if not value.strip():
+                    raise self.error(f"{what}: the {code} text is empty; leave a missing translation out", (*at, code))
+                texts[code] = self.text(value, f"{what}: the {code} text", (*at, code), max_length)
+        return texts
+
+    def names(self, table, kind):
+        table = self.table(table, f"[{kind}]", "a table of lists of names by language", (kind,))
+        self.fields(table, set(languages.CODES), f"[{kind}]", (kind,))
+        names = {}
+        for code in languages.CODES:
+            if code not in table:
+                continue
+            values = table[code]
+            if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
+                raise self.error(f"[{kind}] {code} must be a list of non-empty strings", (kind, code))
+            for value in values:
+                self.text(value, f"[{kind}] {code}: the name {value!r}", (kind, code), _max_length(Alias, "name"))
+            names[code] = list(values)
+        return names
 
 
 def parse_section(path):
     path = Path(path)
     text, data = _load_toml(path)
-    _check_fields(path, data, SECTION_FIELDS, "the section", None)
+    f = _File(path, text)
+    f.fields(data, SECTION_FIELDS, "the section")
 
-    number = _string(path, data.get("number"), "number", None)
-    if not re.match(NUMBER_PATTERN, number):
-        raise ContentError(path, f"section number {number!r} should look like 2.3, or A for an appendix")
+    number = f.string(data.get("number"), "number", ("number",))
+    if not re.fullmatch(NUMBER_PATTERN, number):
+        raise f.error(f"section number {number!r} should look like 2.3, or A for an appendix", ("number",))
+    f.text(number, f"number {number!r}", ("number",), _max_length(Section, "number"))
     if path.stem != number:
-        raise ContentError(path, f"section {number} must be in a file named {number}.toml")
-    chapter = _string(path, data.get("chapter"), "chapter", None)
-    order = data.get("order")
-    if not isinstance(order, int) or isinstance(order, bool) or order < 0:
-        raise ContentError(path, "order must be a whole number, 0 or more")
+        raise f.error(f"section {number} must be in a file named {number}.toml", ("number",))
+    chapter = f.string(data.get("chapter"), "chapter", ("chapter",), _max_length(Chapter, "number"))
+    order = f.order(data.get("order"), "order", ("order",))
     penalty = data.get("penalty", "")
-    if penalty not in ("", *Penalty.values):
-        raise ContentError(path, f"unknown penalty {penalty!r}; expected one of {Penalty.values} or none")
-    title = data.get("title")
-    if not isinstance(title, dict):
-        raise ContentError(path, "[title] must be a table with the title in each language, at least en")
-    _check_fields(path, title, set(LANGUAGES), "[title]", None)
-    title = _texts(path, title, "[title]", None)
-    if "en" not in title:
-        raise ContentError(path, "[title] needs an en title")
+    if penalty != "":
+        f.choice(penalty, Penalty.values, "", "penalty", ("penalty",))
+    title = f.table(
+        data.get("title"), "[title]", f"a table with the title in each language, at least {languages.OFFICIAL}", ("title",)
+    )
+    f.fields(title, set(languages.CODES), "[title]", ("title",))
+    title = f.texts(title, "[title]", ("title",), _max_length(Section, "title"))
+    if languages.OFFICIAL not in title:
+        raise f.error(f"[title] needs an {languages.OFFICIAL} title", ("title",))
 
-    doc = SectionDoc(number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path)
-    doc.aliases = _names(path, data.get("aliases", {}), "aliases")
-    doc.former_names = _names(path, data.get("former_names", {}), "former_names")
+    doc = SectionDoc(
+        number=number, chapter=chapter, order=order, penalty=penalty, title=title, path=path, lines=f.lines
+    )
+    doc.aliases = f.names(data.get("aliases", {}), "aliases")
+    doc.former_names = f.names(data.get("former_names", {}), "former_names")
+    # Names are unique per language across the whole IPG (the database says so too): within a section first.
+    first = {}
+    for kind in ("aliases", "former_names"):
+        for code, values in getattr(doc, kind).items():
+            for value in values:
+                if (code, value) not in first:
+                    first[code, value] = kind
+                elif first[code, value] == kind:
+                    raise f.error(f"the {code} name {value!r} is listed twice in [{kind}]", (kind, code))
+                else:
+                    raise f.error(
+                        f"the {code} name {value!r} is both in [{first[code, value]}] and in [{kind}]", (kind, code)
+                    )
 
-    paragraph_lines = _table_lines(text, "paragraphs")
-    paragraphs = data.get("paragraphs", [])
-    if not isinstance(paragraphs, list):
-        raise ContentError(path, "paragraphs must be written as [[paragraphs]] tables")
     seen = {}
-    for index, table in enumerate(paragraphs):
-        line = paragraph_lines[index] if index < len(paragraph_lines) else None
-        _check_fields(path, table, PARAGRAPH_FIELDS, "a paragraph", line)
-        key = _string(path, table.get("key"), "a paragraph's key", line)
-        if not re.match(KEY_PATTERN, key):
-            raise ContentError(
-                path, f"paragraph key {key!r} must be lowercase letters and digits joined by hyphens", line
-            )
+    for index, table in enumerate(f.tables(data.get("paragraphs", []), "paragraphs", "paragraph", ("paragraphs",))):
+        at = ("paragraphs", index)
+        line = f.lines.of(*at)
+        f.fields(table, PARAGRAPH_FIELDS, "a paragraph", at)
+        key = f.string(table.get("key"), "a paragraph's key", (*at, "key"))
+        if not re.fullmatch(KEY_PATTERN, key):
+            raise f.error(f"paragraph key {key!r} must be lowercase letters and digits joined by hyphens", (*at, "key"))
+        f.text(key, f"paragraph key {key!r}", (*at, "key"), _max_length(Paragraph, "key"))
         if key in seen:
-            raise ContentError(path, f"duplicate paragraph key {key!r} (first used at line {seen[key]})", line)
+            raise f.error(f"duplicate paragraph key {key!r} (first used at line {seen[key]})", (*at, "key"))
         seen[key] = line
-        part = table.get("part")
-        if part not in Part.values:
-            raise ContentError(path, f"paragraph {key!r}: unknown part {part!r}; expected one of {Part.values}", line)
+        part = f.choice(table.get("part"), Part.values, f"paragraph {key!r}: ", "part", (*at, "part"))
         bullet = table.get("bullet", False)
         if not isinstance(bullet, bool):
-            raise ContentError(path, f"paragraph {key!r}: bullet must be true or false", line)
-        texts = _texts(path, table, f"paragraph {key!r}", line)
+            raise f.error(f"paragraph {key!r}: bullet must be true or false, not {_kind(bullet)}", (*at, "bullet"))
+        texts = f.texts(table, f"paragraph {key!r}", at)
         doc.paragraphs.append(ParagraphDoc(key=key, part=part, texts=texts, bullet=bullet, line=line))
 
-    note_lines = _table_lines(text, "notes")
-    notes = data.get("notes", [])
-    if not isinstance(notes, list):
-        raise ContentError(path, "notes must be written as [[notes]] tables")
-    for index, table in enumerate(notes):
-        line = note_lines[index] if index < len(note_lines) else None
-        _check_fields(path, table, NOTE_FIELDS, "a note", line)
-        target = _string(path, table.get("paragraph"), "a note's paragraph", line)
+    for index, table in enumerate(f.tables(data.get("notes", []), "notes", "note", ("notes",))):
+        at = ("notes", index)
+        line = f.lines.of(*at)
+        f.fields(table, NOTE_FIELDS, "a note", at)
+        target = f.string(table.get("paragraph"), "a note's paragraph", (*at, "paragraph"))
         if target not in seen:
-            raise ContentError(path, f"note on paragraph {target!r}, which this section does not have", line)
-        language = table.get("language")
-        if language not in LANGUAGES:
-            raise ContentError(path, f"note on {target!r}: unknown language {language!r}; expected one of {LANGUAGES}", line)
-        source = _string(path, table.get("source"), f"note on {target!r}: source", line)
-        bodies = _texts(path, table, f"note on {target!r}", line)
+            raise f.error(f"note on paragraph {target!r}, which this section does not have", (*at, "paragraph"))
+        language = f.choice(table.get("language"), languages.CODES, f"note on {target!r}: ", "language", (*at, "language"))
+        source = f.string(
+            table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source")
+        )
+        bodies = f.texts(table, f"note on {target!r}", at)
         if language not in bodies:
-            raise ContentError(path, f"note on {target!r}: no text in its own language {language!r}", line)
+            raise f.error(f"note on {target!r}: no text in its own language {language!r}", at)
         doc.notes.append(NoteDoc(paragraph=target, language=language, source=source, bodies=bodies, line=line))
     return doc
 
 
 def parse_chapters(path):
     path = Path(path)
-    _text, data = _load_toml(path)
-    _check_fields(path, data, {"chapters"}, "chapters.toml", None)
+    text, data = _load_toml(path)
+    f = _File(path, text)
+    f.fields(data, {"chapters"}, "chapters.toml")
     chapters, seen = [], set()
-    lines = _table_lines(_text, "chapters")
-    for index, table in enumerate(data.get("chapters", [])):
-        line = lines[index] if index < len(lines) else None
-        _check_fields(path, table, CHAPTER_FIELDS, "a chapter", line)
-        number = _string(path, table.get("number"), "a chapter's number", line)
+    for index, table in enumerate(f.tables(data.get("chapters", []), "chapters", "chapter", ("chapters",))):
+        at = ("chapters", index)
+        f.fields(table, CHAPTER_FIELDS, "a chapter", at)
+        number = f.string(table.get("number"), "a chapter's number", (*at, "number"))
+        f.text(number, f"a chapter's number {number!r}", (*at, "number"), _max_length(Chapter, "number"))
         if number in seen:
-            raise ContentError(path, f"duplicate chapter {number!r}", line)
+            raise f.error(f"duplicate chapter {number!r}", (*at, "number"))
         seen.add(number)
-        order = table.get("order")
-        if not isinstance(order, int) or isinstance(order, bool):
-            raise ContentError(path, f"chapter {number!r}: order must be a whole number", line)
-        title = _texts(path, table, f"chapter {number!r}", line)
-        if "en" not in title:
-            raise ContentError(path, f"chapter {number!r} needs an en title", line)
+        order = f.order(table.get("order"), f"chapter {number!r}: order", (*at, "order"))
+        title = f.texts(table, f"chapter {number!r}", at, _max_length(Chapter, "title"))
+        if languages.OFFICIAL not in title:
+            raise f.error(f"chapter {number!r} needs an {languages.OFFICIAL} title", at)
         chapters.append(ChapterDoc(number=number, order=order, title=title))
     return chapters
 
@@ -267,24 +428,36 @@ def read_content(directory):
         raise ContentError(chapters_path, "missing: the content directory needs chapters.toml")
     chapters = parse_chapters(chapters_path)
     known = {c.number for c in chapters}
+    if not (directory / "sections").is_dir():
+        raise ContentError(directory / "sections", "missing: the content directory needs a sections directory")
+    paths = sorted((directory / "sections").glob("*.toml"))
+    if not paths:
+        # Loading nothing would delete every section, and the history of its translations with it.
+        raise ContentError(directory / "sections", "no section files (<number>.toml); nothing to load")
     sections, numbers, orders = [], {}, {}
-    for path in sorted((directory / "sections").glob("*.toml")):
+    for path in paths:
         doc = parse_section(path)
         if doc.chapter not in known:
-            raise ContentError(path, f"unknown chapter {doc.chapter!r}; chapters.toml has {sorted(known)}")
+            raise ContentError(
+                path, f"unknown chapter {doc.chapter!r}; chapters.toml has {sorted(known)}", doc.lines.of("chapter")
+            )
         if doc.order in orders:
-            raise ContentError(path, f"order {doc.order} is already used by section {orders[doc.order]}")
+            raise ContentError(
+                path, f"order {doc.order} is already used by section {orders[doc.order]}", doc.lines.of("order")
+            )
         numbers[doc.number], orders[doc.order] = path, doc.number
         sections.append(doc)
     names = {}
     for doc in sections:
-        for code in LANGUAGES:
-            for value in doc.aliases.get(code, []) + doc.former_names.get(code, []):
-                if (code, value) in names and names[code, value] != doc.number:
-                    raise ContentError(
-                        doc.path, f"the {code} name {value!r} is already an alias of section {names[code, value]}"
-                    )
-                names[code, value] = doc.number
+        for kind in ("aliases", "former_names"):
+            for code, values in getattr(doc, kind).items():
+                for value in values:
+                    if names.setdefault((code, value), doc.number) != doc.number:
+                        raise ContentError(
+                            doc.path,
+                            f"the {code} name {value!r} is already an alias of section {names[code, value]}",
+                            doc.lines.of(kind, code),
+                        )
     return chapters, sorted(sections, key=lambda d: d.order)
 
 
@@ -306,19 +479,15 @@ def _toml_string(value):
     return f'"""\n{escaped}"""'
 
 
-def _key(code):
-    return code
-
-
 def _texts_lines(texts):
-    return [f"{_key(code)} = {_toml_string(texts[code])}" for code in LANGUAGES if code in texts]
+    return [f"{code} = {_toml_string(texts[code])}" for code in languages.CODES if code in texts]
 
 
 def _names_block(header, names):
     if not any(names.values()):
         return []
     lines = ["", f"[{header}]"]
-    for code in LANGUAGES:
+    for code in languages.CODES:
         if names.get(code):
             lines.append(f"{code} = [{', '.join(_toml_string(v) for v in names[code])}]")
     return lines

@@ -3,8 +3,9 @@
 from django.conf import settings
 
 CODES = [code for code, _name in settings.LANGUAGES]
-SOURCE = CODES[0]  # English: the text every translation follows
 CHOICES = list(settings.LANGUAGES)
+# The language the IPG is published in: every title has it, and every translation follows it.
+OFFICIAL = SOURCE = CODES[0]
 
 
 def field_suffix(code):

@@ -53,21 +53,13 @@ from django.db import transaction
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
-from ipgsite.ipg.contentfiles import (
-    LANGUAGES,
-    ContentError,
-    _check_fields,
-    _load_toml,
-    _string,
-    _table_lines,
-    _texts,
-    _toml_string,
-    read_content,
-)
+from ipgsite.ipg.contentfiles import ContentError, _kind, _Lines, _load_toml, _toml_string, read_content
 from ipgsite.ipg.models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
 
 from .models import Release, parse_date
 from .snapshots import frozen_from_doc, state_of, store, working_text
+
+LANGUAGES = languages.CODES
 
 HEADER = (
     "# An IPG release: its title and announcement, then only what differed in it from the next newer release\n"
@@ -257,14 +249,46 @@ def export_releases(content_dir):
 # Reading
 
 
-class _Lines:
+class _HeaderLines:
     """The line of each [[header]] in a file, handed out in order as the tables are read."""
 
     def __init__(self, text):
-        self.lines = {h: iter(_table_lines(text, h)) for h in ("sections", "sections.paragraphs", "sections.notes")}
+        at = _Lines(text).at
+        self.lines = {}
+        for header in ("sections", "sections.paragraphs", "sections.notes"):
+            name = tuple(header.split("."))
+            self.lines[header] = iter([at[(*name, n)] for n in range(len(at)) if (*name, n) in at])
 
     def next(self, header):
         return next(self.lines[header], None)
+
+
+def _check_fields(path, table, allowed, what, line):
+    if not isinstance(table, dict):
+        raise ContentError(path, f"{what} must be a table, not {_kind(table)}", line)
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ContentError(
+            path, f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}", line
+        )
+
+
+def _string(path, value, what, line):
+    if not isinstance(value, str) or not value.strip():
+        raise ContentError(path, f"{what} must be a non-empty string, not {_kind(value)}", line)
+    if "\x00" in value:
+        raise ContentError(path, f"{what} contains a NUL character (\\u0000)", line)
+    return value
+
+
+def _texts(path, table, what, line):
+    texts = {}
+    for code in LANGUAGES:
+        if code in table:
+            if isinstance(table[code], str) and not table[code].strip():
+                raise ContentError(path, f"{what}: the {code} text is empty; leave a missing translation out", line)
+            texts[code] = _string(path, table[code], f"{what}: the {code} text", line)
+    return texts
 
 
 def _language_table(path, table, what):
@@ -442,7 +466,7 @@ def parse_release(path, newer):
     sections = data.get("sections", [])
     if not isinstance(sections, list):
         raise ContentError(path, "sections must be written as [[sections]] tables")
-    state, lines, seen = copy.deepcopy(newer), _Lines(text), set()
+    state, lines, seen = copy.deepcopy(newer), _HeaderLines(text), set()
     for table in sections:
         number = _apply_section(path, state, table, lines)
         if number in seen:

@@ -3,8 +3,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ...contentfiles import dump_chapters, dump_section
-from ...sync import documents_from_database
+from ipgsite.ipg.contentfiles import dump_chapters, dump_section
+from ipgsite.ipg.sync import documents_from_database
+from ipgsite.releases.files import export_releases
 
 
 class Command(BaseCommand):
@@ -28,6 +29,7 @@ class Command(BaseCommand):
         for stale in set((directory / "sections").glob("*.toml")) - wanted:
             stale.unlink()
             changed += 1
+        changed += export_releases(directory)
         self.stdout.write(f"Exported {len(sections)} sections to {directory}: {changed} files changed.")
 
 

@@ -3,8 +3,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ... import languages
-from ...contentfiles import ContentError, parse_section, read_content
+from ipgsite.ipg import languages
+from ipgsite.ipg.contentfiles import ContentError, parse_section, read_content
+from ipgsite.releases.files import read_releases
 
 
 class Command(BaseCommand):
@@ -21,6 +22,7 @@ class Command(BaseCommand):
         errors = []
         try:
             _chapters, sections = read_content(directory)
+            read_releases(directory, section_docs=sections)
         except ContentError as exc:
             errors.append(str(exc))
             sections = []
