@@ -9,7 +9,10 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from ipgsite import proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -192,8 +195,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "ipgsite.logins.client_ip"
 AXES_LOCKOUT_TEMPLATE = "logins/locked_out.html"
-# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (gunicorn reads the same variable).
-FORWARDED_ALLOW_IPS = env.list("FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
+# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses and networks, read by
+# ipgsite/proxies.py for gunicorn and for the login limit alike (README: "Deploy on PostgreSQL").
+try:
+    FORWARDED_ALLOW_IPS = proxies.trusted_proxies(env.str(proxies.VARIABLE, default=proxies.DEFAULT))
+except proxies.Ambiguous as error:
+    raise ImproperlyConfigured(str(error)) from None
 
 LOGGING = {
     "version": 1,
