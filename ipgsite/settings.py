@@ -19,11 +19,19 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env("SECRET_KEY", default="insecure-development-key-never-use-in-production")
+# DEBUG off is a deployment (README: "Deploy on PostgreSQL"): HTTPS, hashed static files, and a SECRET_KEY of its
+# own, or no start at all. DEBUG=1 (`make serve`) and the tests (ipgsite/test_settings.py) are development:
+# plain HTTP, static files served from where they are, and a key that is public.
+DEPLOYED = not DEBUG
+DEVELOPMENT_KEY = "insecure-development-key-never-use-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default="") or (DEVELOPMENT_KEY if not DEPLOYED else "")
+if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and it "
+        "needs a SECRET_KEY of its own: "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-# A deployment gives its own SECRET_KEY (README: "Deploy on PostgreSQL"). Without one this is a development or
-# test instance: plain HTTP, and static files served from where they are rather than collected and hashed.
-DEPLOYED = not DEBUG and bool(env.str("SECRET_KEY", default=""))
 
 INSTALLED_APPS = [
     "modeltranslation",
@@ -137,6 +145,7 @@ HTTPS = env.bool("HTTPS", default=DEPLOYED)
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS  # the interface language; the compare choice (ipg_langs) follows HTTPS too
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", default=365 * 24 * 3600) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
