@@ -1,4 +1,5 @@
 # Two commands set everything up on a fresh machine: `make serve` and `make test`.
+# Development runs with DEBUG=1: without it the settings are a deployment's, and refuse to start with no SECRET_KEY.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,12 +21,12 @@ install: $(VENV)/.installed messages
 ## Compile the interface translations in locale/ (needs gettext's msgfmt).
 messages: $(VENV)/.installed
 	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)
-	$(PY) manage.py compilemessages --ignore=.venv -v0
+	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v0
 
 ## Migrate the local SQLite database and load content/ into it.
 db: install
-	$(PY) manage.py migrate --noinput -v0
-	$(PY) manage.py loadcontent
+	DEBUG=1 $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 $(PY) manage.py loadcontent
 
 serve: db
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
@@ -45,13 +46,14 @@ test-postgres: install browser-deps
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.
 bench-page-weight: install
-	$(PY) bench/page_weight.py
+	DEBUG=1 $(PY) bench/page_weight.py
 
 ## Search latency (p50, p95) at 1x and 50x the corpus, indexes against a plain LIKE scan, measured in one run:
 ## on SQLite, then on PostgreSQL (the server of $(PG_URL); a throwaway database is created and dropped).
+## The tests' settings: development, with DEBUG off so that no query log adds to the timings.
 bench-search: install
-	$(PY) bench/search_bench.py
-	$(PY) bench/search_bench.py --postgres $(PG_URL)
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py --postgres $(PG_URL)
 
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install
@@ -64,7 +66,7 @@ bench: install
 	$(PY) bench/http_bench.py
 
 check: install
-	$(PY) manage.py checkcontent
+	DEBUG=1 $(PY) manage.py checkcontent
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles artifacts

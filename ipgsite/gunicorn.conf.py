@@ -3,19 +3,33 @@
 GUNICORN_BIND     address to listen on (default 127.0.0.1:8000; a TLS proxy sits in front)
 WEB_CONCURRENCY   worker processes (default: one per core, and one more)
 GUNICORN_THREADS  threads per worker (default 1: pages are CPU-bound, and cached ones are quick)
-FORWARDED_ALLOW_IPS  proxies whose X-Forwarded-Proto is believed (default 127.0.0.1,::1), shared with Django
+FORWARDED_ALLOW_IPS  proxies whose X-Forwarded-Proto and -For are believed: addresses and networks (default
+                     127.0.0.1,::1), read by ipgsite/proxies.py for gunicorn and Django alike. A unix socket's
+                     peer is always believed: the proxy on it must append the client to X-Forwarded-For.
 GUNICORN_ACCESS_LOG  "-" for stdout; no access log by default
 """
 
 import multiprocessing
 import os
+import sys
+from pathlib import Path
+
+# The project, importable before gunicorn adds its working directory to the path.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ipgsite import proxies  # noqa: E402
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Cached pages make the work CPU-bound: more workers than cores would only take turns.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 worker_class = "gthread" if threads > 1 else "sync"
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+try:
+    trusted_proxies = proxies.trusted_proxies(os.environ.get(proxies.VARIABLE, proxies.DEFAULT))
+    proxies.check_binding([bind], trusted_proxies)
+except proxies.Ambiguous as error:
+    sys.exit(f"Refusing to start: {error}")
+forwarded_allow_ips = ",".join(trusted_proxies)
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 
 # Import Django once in the master; workers fork from it.
@@ -26,3 +40,19 @@ keepalive = 5
 # Recycle workers now and then, so that a slow leak never grows.
 max_requests = 20000
 max_requests_jitter = 2000
+
+
+def on_starting(server):
+    """What gunicorn will use, after the command line: the same trusted proxies as Django, and a bind they fit."""
+    from django.conf import settings
+
+    trusted = server.cfg.forwarded_allow_ips
+    try:
+        if sorted(trusted) != sorted(settings.FORWARDED_ALLOW_IPS):
+            raise proxies.Ambiguous(
+                f"gunicorn trusts {','.join(trusted) or 'no proxy'} but Django {proxies.VARIABLE}="
+                f"{','.join(settings.FORWARDED_ALLOW_IPS)}: set {proxies.VARIABLE} alone, not --forwarded-allow-ips."
+            )
+        proxies.check_binding(server.cfg.bind, trusted)
+    except proxies.Ambiguous as error:
+        sys.exit(f"Refusing to start: {error}")

@@ -3,6 +3,8 @@
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 
+from ipgsite import proxies
+
 
 class LoginAttemptsBackend(AxesStandaloneBackend):
     """Refuses a login while its username and address are locked out, before any password is checked.
@@ -18,10 +20,10 @@ class LoginAttemptsBackend(AxesStandaloneBackend):
 
 
 def client_ip(request):
-    """The reader's address. Behind a trusted proxy it is the last one the proxy added to X-Forwarded-For."""
-    remote = request.META.get("REMOTE_ADDR")
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    trusted = settings.FORWARDED_ALLOW_IPS
-    if forwarded and ("*" in trusted or remote in trusted):
-        return forwarded.split(",")[-1].strip()
-    return remote
+    """The address failed logins are counted by, as gunicorn would name the client (ipgsite/proxies.py).
+
+    None when a trusted proxy names no address: such logins for one username are counted together.
+    """
+    return proxies.client_address(
+        request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"), settings.FORWARDED_ALLOW_IPS
+    )

@@ -9,18 +9,29 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from ipgsite import proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env("SECRET_KEY", default="insecure-development-key-never-use-in-production")
+# DEBUG off is a deployment (README: "Deploy on PostgreSQL"): HTTPS, hashed static files, and a SECRET_KEY of its
+# own, or no start at all. DEBUG=1 (`make serve`) and the tests (ipgsite/test_settings.py) are development:
+# plain HTTP, static files served from where they are, and a key that is public.
+DEPLOYED = not DEBUG
+DEVELOPMENT_KEY = "insecure-development-key-never-use-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default="") or (DEVELOPMENT_KEY if not DEPLOYED else "")
+if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and it "
+        "needs a SECRET_KEY of its own: "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-# A deployment gives its own SECRET_KEY (README: "Deploy on PostgreSQL"). Without one this is a development or
-# test instance: plain HTTP, and static files served from where they are rather than collected and hashed.
-DEPLOYED = not DEBUG and bool(env.str("SECRET_KEY", default=""))
 
 INSTALLED_APPS = [
     "modeltranslation",
@@ -135,6 +146,7 @@ HTTPS = env.bool("HTTPS", default=DEPLOYED)
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS  # the interface language; the compare choice (ipg_langs) follows HTTPS too
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", default=365 * 24 * 3600) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -195,8 +207,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "ipgsite.logins.client_ip"
 AXES_LOCKOUT_TEMPLATE = "logins/locked_out.html"
-# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (gunicorn reads the same variable).
-FORWARDED_ALLOW_IPS = env.list("FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
+# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses and networks, read by
+# ipgsite/proxies.py for gunicorn and for the login limit alike (README: "Deploy on PostgreSQL").
+try:
+    FORWARDED_ALLOW_IPS = proxies.trusted_proxies(env.str(proxies.VARIABLE, default=proxies.DEFAULT))
+except proxies.Ambiguous as error:
+    raise ImproperlyConfigured(str(error)) from None
 
 LOGGING = {
     "version": 1,

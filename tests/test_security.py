@@ -39,7 +39,9 @@ def production(settings, monkeypatch):
     values = runpy.run_path(str(ROOT / "ipgsite" / "settings.py"))
     assert values["DEPLOYED"] and values["HTTPS"]
     for name, value in values.items():
-        if name.startswith(("SECURE_", "SESSION_COOKIE_", "CSRF_COOKIE_", "X_FRAME_", "CONTENT_SECURITY_")):
+        if name == "HTTPS" or name.startswith(
+            ("SECURE_", "SESSION_COOKIE_", "CSRF_COOKIE_", "LANGUAGE_COOKIE_", "X_FRAME_", "CONTENT_SECURITY_")
+        ):
             setattr(settings, name, value)
     return values
 
@@ -116,6 +118,35 @@ def test_cookies_are_https_only(client, ipg, production):
     assert response.status_code == 302
     session = response.cookies["sessionid"]
     assert session["secure"] and session["httponly"]
+
+
+def test_the_compare_choice_is_https_only(client, ipg, production):
+    compared = https_get(client, "/en/ipg/2.3/?langs=en,ja")
+    assert compared.cookies["ipg_langs"].value == "en,ja"
+    assert compared.cookies["ipg_langs"]["secure"]
+    remembered = client.get("/en/ipg/2.4/", secure=True)
+    assert remembered["Location"] == "/en/ipg/2.4/?langs=en,ja"
+
+    forgotten = https_get(client, "/en/ipg/2.3/?langs=en")
+    assert forgotten.cookies["ipg_langs"].value == "" and forgotten.cookies["ipg_langs"]["max-age"] == 0
+
+
+def test_the_interface_language_is_https_only(client, ipg, production):
+    switched = client.get("/lang/ja/", {"next": "/en/ipg/2.3/"}, secure=True)
+    assert switched.status_code == 302
+    assert switched.cookies["django_language"].value == "ja"
+    assert switched.cookies["django_language"]["secure"]
+    assert client.get("/ipg/2.4/", secure=True)["Location"] == "/ja/ipg/2.4/"
+
+
+def test_on_plain_http_development_the_readers_cookies_still_work(client, ipg, settings):
+    assert settings.HTTPS is False
+    compared = client.get("/en/ipg/2.3/?langs=zh-hans,ja")
+    assert compared.cookies["ipg_langs"].value == "zh-hans,ja" and not compared.cookies["ipg_langs"]["secure"]
+    assert client.get("/en/ipg/2.4/")["Location"] == "/en/ipg/2.4/?langs=zh-hans,ja"
+    switched = client.get("/lang/zh-hans/", {"next": "/en/ipg/2.3/"})
+    assert switched.cookies["django_language"].value == "zh-hans" and not switched.cookies["django_language"]["secure"]
+    assert client.get("/ipg/2.4/")["Location"] == "/zh-hans/ipg/2.4/"
 
 
 @pytest.mark.parametrize("url", ["/en/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,zh-hans,ja", "/ja/penalties/"])

@@ -92,7 +92,9 @@ def section(request, number):
     response = render(request, "ipg/section.html", context)
     if chosen:
         if comparing:
-            response.set_cookie(compare.COOKIE, compare.serialize(codes), max_age=365 * 24 * 3600, samesite="Lax")
+            response.set_cookie(
+                compare.COOKIE, compare.serialize(codes), max_age=365 * 24 * 3600, samesite="Lax", secure=settings.HTTPS
+            )
         elif compare.COOKIE in request.COOKIES:
             response.delete_cookie(compare.COOKIE, samesite="Lax")
     return response
@@ -123,7 +125,10 @@ def switch_language(request, code):
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         target = "/"
     response = HttpResponseRedirect(translate_path(target, code))
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+    )
     return response
 
 

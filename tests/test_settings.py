@@ -1,0 +1,90 @@
+"""Production fails closed: with DEBUG off, ipgsite/settings.py needs a SECRET_KEY of its own, or nothing starts.
+
+The commands run in a subprocess with only the variables given here, as a deployment's shell has them.
+"""
+
+import os
+import runpy
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+YEAR = 365 * 24 * 3600
+
+
+def run(command, **variables):
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), **variables}
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+
+
+MANAGE_CHECK = [sys.executable, "manage.py", "check"]
+IMPORT_WSGI = [sys.executable, "-c", "import ipgsite.wsgi"]
+GUNICORN = [str(Path(sys.executable).parent / "gunicorn"), "-c", "ipgsite/gunicorn.conf.py", "--bind", "127.0.0.1:0", "ipgsite.wsgi"]
+WITHOUT_A_KEY = [
+    {},
+    {"DEBUG": "0"},
+    {"DEBUG": "off", "SECRET_KEY": ""},
+    {"SECRET_KEY": "insecure-development-key-never-use-in-production"},
+]
+
+
+@pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI, GUNICORN], ids=["manage.py", "wsgi", "gunicorn"])
+@pytest.mark.parametrize("variables", WITHOUT_A_KEY)
+def test_a_deployment_without_a_secret_key_refuses_to_start(command, variables):
+    result = run(command, **variables)
+    assert result.returncode != 0
+    assert "Refusing to start" in result.stderr and "SECRET_KEY" in result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI], ids=["manage.py", "wsgi"])
+def test_development_needs_no_secret_key(command):
+    result = run(command, DEBUG="1")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI], ids=["manage.py", "wsgi"])
+def test_a_deployment_with_its_key_starts(command):
+    result = run(command, SECRET_KEY=secrets.token_urlsafe(50))
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture
+def read_settings(monkeypatch):
+    def read(**variables):
+        for name in ("DEBUG", "HTTPS", "SECRET_KEY"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in variables.items():
+            monkeypatch.setenv(name, value)
+        return runpy.run_path(str(ROOT / "ipgsite" / "settings.py"))
+
+    return read
+
+
+def test_a_deployment_is_https_only_with_secure_cookies(read_settings):
+    key = secrets.token_urlsafe(50)
+    deployed = read_settings(SECRET_KEY=key)
+    assert deployed["SECRET_KEY"] == key
+    assert deployed["DEBUG"] is False and deployed["HTTPS"] is True
+    assert deployed["SECURE_SSL_REDIRECT"] is True
+    assert deployed["SECURE_HSTS_SECONDS"] >= YEAR
+    assert deployed["SESSION_COOKIE_SECURE"] and deployed["CSRF_COOKIE_SECURE"] and deployed["LANGUAGE_COOKIE_SECURE"]
+
+
+def test_development_is_plain_http(read_settings):
+    development = read_settings(DEBUG="1")
+    assert development["HTTPS"] is False and development["SECURE_SSL_REDIRECT"] is False
+    assert development["SECURE_HSTS_SECONDS"] == 0
+    assert not development["SESSION_COOKIE_SECURE"] and not development["LANGUAGE_COOKIE_SECURE"]
+
+
+def test_the_tests_run_as_development_with_debug_off():
+    from django.conf import settings
+
+    assert settings.DEBUG is False
+    assert settings.HTTPS is False
+    assert settings.SECRET_KEY == "insecure-development-key-never-use-in-production"
