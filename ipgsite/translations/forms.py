@@ -90,10 +90,10 @@ class BaseItemFormSet(forms.BaseFormSet):
         if stray:
             raise ValidationError(
                 ngettext(
-                    "%(names)s is not on this page (deleted or moved since you opened it?); nothing was saved. "
-                    "Reload the page and try again.",
-                    "%(names)s are not on this page (deleted or moved since you opened it?); nothing was saved. "
-                    "Reload the page and try again.",
+                    "This text is not on this page (deleted or moved since you opened it?): %(names)s. "
+                    "Nothing was saved; reload the page and try again.",
+                    "These texts are not on this page (deleted or moved since you opened it?): %(names)s. "
+                    "Nothing was saved; reload the page and try again.",
                     len(stray),
                 )
                 % {"names": ", ".join(name[:60] for name in stray[:10])},
