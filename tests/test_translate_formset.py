@@ -76,6 +76,16 @@ def test_a_post_without_its_management_form_saves_nothing_and_keeps_the_text(ipg
     assert not paragraph("2.4", "definition-1").text_ja and nothing_saved()
 
 
+def test_a_review_without_the_management_form_changes_no_status(ipg):
+    zh = client_for(translator("zh-hans"))
+    assert Status.objects.get(paragraph=paragraph("2.4", "definition-1"), language="zh-hans").state == State.TRANSLATED
+    assert zh.post(translate_url("2.4", "zh-hans"), {"review": "p-definition-1"}).status_code == 400
+    assert Status.objects.get(paragraph=paragraph("2.4", "definition-1"), language="zh-hans").state == State.TRANSLATED
+    response = zh.post(translate_url("2.4", "zh-hans"), {**MANAGEMENT_FORM, "review": "p-definition-1"})
+    assert response.status_code == 302
+    assert Status.objects.get(paragraph=paragraph("2.4", "definition-1"), language="zh-hans").state == State.REVIEWED
+
+
 def test_a_garbled_management_form_saves_nothing(ipg):
     client = ja_client()
     for garbled in ({"items-TOTAL_FORMS": "x"}, {"items-INITIAL_FORMS": ""}, {"items-TOTAL_FORMS": "99999999"}):

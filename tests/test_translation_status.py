@@ -1,6 +1,6 @@
 """Status per paragraph and language: missing < outdated < translated < reviewed; the dashboard."""
 
-from people import client_for, editor, paragraph, translate_form, translate_url, translator
+from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 from ipgsite.translations.models import Change, State, Status
 
@@ -97,10 +97,10 @@ def test_review_by_someone_other_than_the_translator(ipg):
     assert client_for(first).post(translate_url("2.4", "ja"), form).status_code == 302
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
 
-    response = client_for(first).post(translate_url("2.4", "ja"), {"review": "p-example-a"}, follow=True)
+    response = client_for(first).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"}, follow=True)
     assert "Someone other than its translator" in response.content.decode()
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
-    client_for(second).post(translate_url("2.4", "ja"), {"review": "p-example-a"})
+    client_for(second).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"})
     assert state("2.4", "example-a", "ja") == State.REVIEWED
 
     # Any change to the text makes it an unreviewed translation again.
