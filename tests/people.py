@@ -1,6 +1,6 @@
 """The people of the translators' tests: translators per language, editors, and their admin forms."""
 
-import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 from django.contrib.auth.models import Group, User
@@ -40,23 +40,49 @@ def translate_url(number, code):
     return f"/admin/translate/{number}/{code}/"
 
 
+# The translate page's management form, for a post made by hand; the item names, not its counts, say what was posted.
+MANAGEMENT_FORM = {"items-TOTAL_FORMS": "1", "items-INITIAL_FORMS": "1"}
+
+
 def translate_form(client, number, code):
-    """What the translate page's form would post unchanged: every textarea and revision as shown."""
+    """What the translate page's form would post unchanged: every textarea and hidden input (revisions, the
+    management form) as shown; no checkbox is ticked and no button pressed."""
     response = client.get(translate_url(number, code))
     assert response.status_code == 200
-    html = response.content.decode()
-    data = {"from": response.context["reference"]}
-    for name, value in re.findall(r'<textarea id="[^"]*" name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
-        data[name] = _unescape(value)
-    for name, value in re.findall(r'<input type="hidden" name="(revision-[^"]+)" value="(\d+)">', html):
-        data[name] = value
-    return data
+    fields = FormFields()
+    fields.feed(response.content.decode())
+    fields.close()
+    assert fields.data["items-TOTAL_FORMS"] and fields.data["from"] == response.context["reference"]
+    return fields.data
 
 
-def _unescape(value):
-    import html
+class FormFields(HTMLParser):
+    """The textareas and hidden inputs of the translate page's form, by name."""
 
-    return html.unescape(value.removeprefix("\n"))
+    def __init__(self):
+        super().__init__()
+        self.data, self.in_form, self.textarea = {}, False, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "tr-form" in (attrs.get("class") or "").split():
+            self.in_form = True
+        elif self.in_form and tag == "input" and attrs.get("type") == "hidden":
+            self.data[attrs["name"]] = attrs.get("value") or ""
+        elif self.in_form and tag == "textarea":
+            self.textarea = attrs["name"]
+            self.data[self.textarea] = ""
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.data[self.textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "textarea" and self.textarea:
+            self.data[self.textarea] = self.data[self.textarea].removeprefix("\n")  # as a browser reads it
+            self.textarea = None
+        elif tag == "form":
+            self.in_form = False
 
 
 def admin_form_data(response):

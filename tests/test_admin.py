@@ -50,7 +50,7 @@ def test_anonymous_users_reach_no_admin_page(ipg, client):
         assert response.status_code == 302, url
         assert response["Location"].startswith("/admin/login/"), url
     for url in ["/admin/translate/preview/", "/admin/translate/2.3/ja/"]:
-        response = client.post(url, {"text": "x", "text-p-example-a": "x", "revision-p-example-a": "1", "save": "*"})
+        response = client.post(url, {"text": "x", "p-example-a-text": "x", "p-example-a-revision": "1", "save": "*"})
         assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
     assert "x" not in paragraph("2.3", "example-a").text_ja
 

@@ -8,7 +8,7 @@ from ipgsite.translations.models import Change
 
 def save(client, number, code, key, text):
     form = translate_form(client, number, code)
-    form.update({f"text-p-{key}": text, "save": f"p-{key}"})
+    form.update({f"p-{key}-text": text, "save": f"p-{key}"})
     response = client.post(translate_url(number, code), form)
     assert response.status_code == 302
     return response

@@ -1,6 +1,6 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
-from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
+from people import MANAGEMENT_FORM, admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 from ipgsite.translations.models import Change
 
@@ -9,10 +9,10 @@ def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
     first, second = client_for(translator("ja", "first")), client_for(translator("ja", "second"))
     first_form, second_form = translate_form(first, "2.4", "ja"), translate_form(second, "2.4", "ja")
 
-    first_form.update({"text-p-philosophy-1": "（試験）一人目の訳。", "save": "p-philosophy-1"})
+    first_form.update({"p-philosophy-1-text": "（試験）一人目の訳。", "save": "p-philosophy-1"})
     assert first.post(translate_url("2.4", "ja"), first_form).status_code == 302
 
-    second_form.update({"text-p-philosophy-1": "（試験）二人目の訳。", "save": "p-philosophy-1"})
+    second_form.update({"p-philosophy-1-text": "（試験）二人目の訳。", "save": "p-philosophy-1"})
     response = second.post(translate_url("2.4", "ja"), second_form)
     assert response.status_code == 409
     assert paragraph("2.4", "philosophy-1").text_ja == "（試験）一人目の訳。"  # nothing overwritten
@@ -26,7 +26,7 @@ def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
     # Saving again, having seen both, is a deliberate choice and goes through.
     again = translate_form(second, "2.4", "ja")
     resubmit = dict(second_form)
-    resubmit["revision-p-philosophy-1"] = again["revision-p-philosophy-1"]
+    resubmit["p-philosophy-1-revision"] = again["p-philosophy-1-revision"]
     assert second.post(translate_url("2.4", "ja"), resubmit).status_code == 302
     assert paragraph("2.4", "philosophy-1").text_ja == "（試験）二人目の訳。"
 
@@ -35,10 +35,10 @@ def test_save_all_never_reverts_a_paragraph_someone_else_changed(ipg):
     first, second = client_for(translator("ja", "first")), client_for(translator("ja", "second"))
     stale = translate_form(second, "2.4", "ja")
     form = translate_form(first, "2.4", "ja")
-    form.update({"text-p-remedy-2": "（試験）先に保存。", "save": "p-remedy-2"})
+    form.update({"p-remedy-2-text": "（試験）先に保存。", "save": "p-remedy-2"})
     first.post(translate_url("2.4", "ja"), form)
 
-    stale.update({"text-p-remedy-3": "（試験）別の段落。", "save": "*"})
+    stale.update({"p-remedy-3-text": "（試験）別の段落。", "save": "*"})
     assert second.post(translate_url("2.4", "ja"), stale).status_code == 302
     assert paragraph("2.4", "remedy-2").text_ja == "（試験）先に保存。"  # left untouched on the stale page: kept
     assert paragraph("2.4", "remedy-3").text_ja == "（試験）別の段落。"
@@ -47,8 +47,8 @@ def test_save_all_never_reverts_a_paragraph_someone_else_changed(ipg):
 def test_different_languages_of_one_paragraph_do_not_conflict(ipg):
     ja, zh = client_for(translator("ja")), client_for(translator("zh-hans"))
     ja_form, zh_form = translate_form(ja, "2.4", "ja"), translate_form(zh, "2.4", "zh-hans")
-    ja_form.update({"text-p-definition-2": "（試験）日本語。", "save": "p-definition-2"})
-    zh_form.update({"text-p-definition-2": "（测试）中文。", "save": "p-definition-2"})
+    ja_form.update({"p-definition-2-text": "（試験）日本語。", "save": "p-definition-2"})
+    zh_form.update({"p-definition-2-text": "（测试）中文。", "save": "p-definition-2"})
     assert ja.post(translate_url("2.4", "ja"), ja_form).status_code == 302
     assert zh.post(translate_url("2.4", "zh-hans"), zh_form).status_code == 302
     p = paragraph("2.4", "definition-2")
@@ -58,7 +58,7 @@ def test_different_languages_of_one_paragraph_do_not_conflict(ipg):
 def test_unsaved_edits_survive_saving_another_paragraph(ipg):
     ja = client_for(translator("ja"))
     form = translate_form(ja, "2.4", "ja")
-    form.update({"text-p-example-a": "（試験）保存する。", "text-p-example-b": "（試験）まだ保存しない。", "save": "p-example-a"})
+    form.update({"p-example-a-text": "（試験）保存する。", "p-example-b-text": "（試験）まだ保存しない。", "save": "p-example-a"})
     response = ja.post(translate_url("2.4", "ja"), form)
     assert response.status_code == 200
     assert paragraph("2.4", "example-a").text_ja == "（試験）保存する。"
@@ -111,11 +111,11 @@ def test_malformed_posts_get_a_message_or_a_404_never_an_error(ipg):
     assert ja.post(url, {"confirm": "*"}).status_code == 404
     assert ja.post(url, {"review": "p-no-such-key"}).status_code == 404
     for revision in ("", "x", "-1", "99999999999999999999999", "-99999999999999999999999"):
-        response = ja.post(url, {"text-p-example-a": "（試験）", "revision-p-example-a": revision, "save": "p-example-a"})
+        response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "（試験）", "p-example-a-revision": revision, "save": "p-example-a"})
         assert response.status_code == 200, revision
         assert "reload the page" in response.content.decode()
-    response = ja.post(url, {"text-p-example-a": "x" * 20_001, "revision-p-example-a": "1", "save": "p-example-a"})
+    response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "x" * 20_001, "p-example-a-revision": "1", "save": "p-example-a"})
     assert response.status_code == 200 and "at most 20000" in response.content.decode()
-    response = ja.post(url, {"text-p-example-a": "a\x00b", "revision-p-example-a": "1", "save": "p-example-a"})
+    response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "a\x00b", "p-example-a-revision": "1", "save": "p-example-a"})
     assert response.status_code == 200 and "NUL" in response.content.decode()
     assert not paragraph("2.4", "example-a").text_ja

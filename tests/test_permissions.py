@@ -32,7 +32,7 @@ def test_a_crafted_post_to_another_languages_translate_page_is_refused(ipg):
     ja_user = translator("ja")
     ja = client_for(ja_user)
     before = paragraph("2.4", "definition-1").text_en
-    form = {"text-p-definition-1": "Overwritten by a crafted post.", "revision-p-definition-1": "1", "save": "*"}
+    form = {"p-definition-1-text": "Overwritten by a crafted post.", "p-definition-1-revision": "1", "save": "*"}
     assert ja.post(translate_url("2.4", "en"), form).status_code == 403
     assert paragraph("2.4", "definition-1").text_en == before
     assert not Change.objects.filter(user=ja_user).exists()
@@ -91,18 +91,18 @@ def test_notes_a_translator_edits_only_in_their_language(ipg):
 def test_only_editors_mark_an_english_edit_minor(ipg):
     en = client_for(translator("en"))
     form = translate_form(en, "2.3", "en")
-    form.update({"text-p-example-b": "A player scries two cards when they should have scried one.",
-                 "minor-p-example-b": "on", "save": "p-example-b"})
+    form.update({"p-example-b-text": "A player scries two cards when they should have scried one.",
+                 "p-example-b-minor": "on", "save": "p-example-b"})
     assert en.post(translate_url("2.3", "en"), form).status_code == 403
     assert paragraph("2.3", "example-b").text_en == "A player scries two cards when they should only have scried one."
-    del form["minor-p-example-b"]
+    del form["p-example-b-minor"]
     assert en.post(translate_url("2.3", "en"), form).status_code == 302  # without the flag, an ordinary edit
 
 
 def test_a_translator_cannot_revert_another_languages_change(ipg):
     staff = client_for(editor())
     form = translate_form(staff, "2.4", "en")
-    form.update({"text-p-remedy-3": "Players may continue taking mulligans once the remedy is complete.", "save": "p-remedy-3"})
+    form.update({"p-remedy-3-text": "Players may continue taking mulligans once the remedy is complete.", "save": "p-remedy-3"})
     assert staff.post(translate_url("2.4", "en"), form).status_code == 302
     change = Change.objects.filter(paragraph=paragraph("2.4", "remedy-3"), language="en").latest("pk")
     ja = client_for(translator("ja"))

@@ -96,7 +96,7 @@ def test_markdown_a_translator_may_use_still_works():
 
 def save(client, number, code, name, text):
     form = translate_form(client, number, code)
-    form.update({f"text-{name}": text, "save": name})
+    form.update({f"{name}-text": text, "save": name})
     assert client.post(translate_url(number, code), form).status_code == 302
 
 

@@ -1,6 +1,6 @@
 """Status per paragraph and language: missing < outdated < translated < reviewed; the dashboard."""
 
-from people import client_for, editor, paragraph, translate_form, translate_url, translator
+from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 from ipgsite.translations.models import Change, State, Status
 
@@ -11,9 +11,9 @@ def state(number, key, code):
 
 def edit_english(client, number, key, text, minor=False):
     form = translate_form(client, number, "en")
-    form.update({f"text-p-{key}": text, "save": f"p-{key}"})
+    form.update({f"p-{key}-text": text, "save": f"p-{key}"})
     if minor:
-        form[f"minor-p-{key}"] = "on"
+        form[f"p-{key}-minor"] = "on"
     response = client.post(translate_url(number, "en"), form)
     assert response.status_code == 302, response.content.decode()[:2000]
 
@@ -85,7 +85,7 @@ def test_confirming_or_retranslating_makes_an_outdated_translation_current(ipg):
 
     zh = client_for(translator("zh-hans"))
     form = translate_form(zh, "2.3", "zh-hans")
-    form.update({"text-p-remedy-2": "（测试）重新翻译。", "save": "p-remedy-2"})
+    form.update({"p-remedy-2-text": "（测试）重新翻译。", "save": "p-remedy-2"})
     assert zh.post(translate_url("2.3", "zh-hans"), form).status_code == 302
     assert state("2.3", "remedy-2", "zh-hans") == State.TRANSLATED
 
@@ -93,19 +93,19 @@ def test_confirming_or_retranslating_makes_an_outdated_translation_current(ipg):
 def test_review_by_someone_other_than_the_translator(ipg):
     first, second = translator("ja", "first"), translator("ja", "second")
     form = translate_form(client_for(first), "2.4", "ja")
-    form.update({"text-p-example-a": "（試験）訳文。", "save": "p-example-a"})
+    form.update({"p-example-a-text": "（試験）訳文。", "save": "p-example-a"})
     assert client_for(first).post(translate_url("2.4", "ja"), form).status_code == 302
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
 
-    response = client_for(first).post(translate_url("2.4", "ja"), {"review": "p-example-a"}, follow=True)
+    response = client_for(first).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"}, follow=True)
     assert "Someone other than its translator" in response.content.decode()
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
-    client_for(second).post(translate_url("2.4", "ja"), {"review": "p-example-a"})
+    client_for(second).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"})
     assert state("2.4", "example-a", "ja") == State.REVIEWED
 
     # Any change to the text makes it an unreviewed translation again.
     form = translate_form(client_for(second), "2.4", "ja")
-    form.update({"text-p-example-a": "（試験）訳文を直した。", "save": "p-example-a"})
+    form.update({"p-example-a-text": "（試験）訳文を直した。", "save": "p-example-a"})
     client_for(second).post(translate_url("2.4", "ja"), form)
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
 
@@ -123,7 +123,7 @@ def test_the_dashboard_counts_and_links_to_the_next_paragraph_needing_work(ipg):
     assert 'href="/admin/translate/2.4/ja/#definition-1"' in html
 
     form = translate_form(ja, "2.4", "ja")
-    form.update({"text-p-definition-1": "（試験）訳文。", "save": "p-definition-1"})
+    form.update({"p-definition-1-text": "（試験）訳文。", "save": "p-definition-1"})
     ja.post(translate_url("2.4", "ja"), form)
     html = ja.get("/admin/translate/").content.decode()
     assert 'href="/admin/translate/2.4/ja/#definition-2"' in html

@@ -123,8 +123,8 @@ def test_revert_of_a_note_still_in_the_translators_language_deletes_it(ipg):
 
 def minor_english_edit(staff):
     form = translate_form(staff, "2.3", "en")
-    form.update({"text-p-example-b": "A player scries two cards when they should have only scried one.",
-                 "minor-p-example-b": "on", "save": "p-example-b"})
+    form.update({"p-example-b-text": "A player scries two cards when they should have only scried one.",
+                 "p-example-b-minor": "on", "save": "p-example-b"})
     assert staff.post(translate_url("2.3", "en"), form).status_code == 302
     change = Change.objects.filter(paragraph=paragraph("2.3", "example-b"), language="en").latest("pk")
     assert change.minor

@@ -1,5 +1,6 @@
 """The translators' pages inside the admin: dashboard, translate page, history, import."""
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import wraps
 
@@ -19,6 +20,7 @@ from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
 
 from . import history, importing, writing
+from .forms import ItemFormSet
 from .models import Change, State, Status
 from .permissions import (
     can_edit_structure,
@@ -27,7 +29,7 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
-from .writing import Conflict, check_minor, clean_text, parse_revision
+from .writing import Conflict, clean_text, parse_revision
 from .status import SOURCE, confirm, diff_html, ensure_statuses, mark_reviewed
 
 
@@ -138,6 +140,7 @@ class Item:
     errors: list = field(default_factory=list)
     preview: str = ""
     kept: bool = False  # the textarea holds the translator's unsaved text
+    form: object = None  # the ItemForm that shows it
 
     @property
     def is_note(self):
@@ -214,9 +217,14 @@ def translate(request, number, code):
         outcome = _handle_post(request, items, code)
         if outcome["conflicts"]:
             status_code = 409
-        if not (outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]):
+        if outcome["refused"]:
+            status_code = 400
+        if not (outcome["refused"] or outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]):
             url = f"{request.path}?from={reference}"
             return HttpResponseRedirect(url + (f"#{outcome['anchor']}" if outcome["anchor"] else ""))
+    formset = ItemFormSet(items=_all_items(items), user=request.user, code=code)  # what the page now shows
+    for item, form in zip(_all_items(items), formset):
+        item.form = form
     context = _context(
         request,
         title=_("Translate %(number)s into %(language)s") % {"number": section.number, "language": languages.name(code)},
@@ -226,6 +234,7 @@ def translate(request, number, code):
         reference=reference,
         references=[(c, languages.name(c)) for c in languages.CODES if c != code],
         items=items,
+        formset=formset,
         part_labels=dict(Part.choices),
         is_source=code == SOURCE,
         can_mark_minor=code == SOURCE and can_edit_structure(request.user),
@@ -244,61 +253,35 @@ def _public_url(section, code):
         return section.get_absolute_url()
 
 
+ACTIONS = ("save", "preview", "confirm", "review")
+
+
 def _handle_post(request, items, code):
     user = request.user
-    action, target = "", ""
-    for name in ("save", "preview", "confirm", "review"):
-        if name in request.POST:
-            action, target = name, request.POST[name]
-            break
-    outcome = {"saved": 0, "conflicts": 0, "errors": 0, "kept": 0, "previewed": False, "anchor": ""}
+    action, target = next(((name, request.POST[name]) for name in ACTIONS if name in request.POST), ("", ""))
+    outcome = {"saved": 0, "conflicts": 0, "errors": 0, "kept": 0, "previewed": False, "anchor": "", "refused": False}
     by_name = {item.name: item for item in _all_items(items)}
     if target and target not in by_name and not (action == "save" and target == "*"):
         raise Http404(_("This section has no such paragraph or note."))
+    formset = ItemFormSet(request.POST, items=_all_items(items), user=user, code=code)
+    formset.is_valid()  # a crafted minor flag is refused (403) here, before anything is saved
+    if formset.non_form_errors():
+        for error in formset.non_form_errors():
+            messages.error(request, error)
+        action, target, outcome["refused"] = "", "", True  # saves nothing; what was typed stays in the fields
     if action in ("confirm", "review"):
         item = by_name[target]
         if item.is_note:
             raise Http404(_("Notes have no status to confirm or review."))
         _set_status(request, item, code, action)
         outcome["anchor"] = item.obj.key
-    for item in _all_items(items):
-        posted = request.POST.get(f"text-{item.name}")
-        if posted is None:
-            continue
-        base = parse_revision(request.POST.get(f"revision-{item.name}"))
-        minor = bool(request.POST.get(f"minor-{item.name}"))
-        if action == "save" and target in ("*", item.name):
-            try:
-                saved = writing.write_text(item.obj, code, posted, by=user, base_revision=base, minor=minor)
-            except Conflict as conflict:
-                item.conflict, item.text, item.revision, item.kept = conflict, conflict.yours, conflict.revision, True
-                outcome["conflicts"] += 1
-                continue
-            except ValidationError as error:
-                item.errors, item.text, item.kept = error.messages, posted, True
-                item.revision = base if base is not None else item.revision
-                outcome["errors"] += 1
-                continue
-            outcome["saved"] += saved
-            if target != "*":
-                outcome["anchor"] = item.obj.key if not item.is_note else item.obj.paragraph.key
-            _reload(item, code)
-            continue
-        check_minor(user, code, minor)  # a crafted minor flag is refused even when not saving
-        try:
-            text = clean_text(posted)
-        except ValidationError as error:
-            item.errors, item.text, item.kept = error.messages, posted, True
-            outcome["errors"] += 1
-            continue
-        started = writing.text_at(item.obj, code, base) if base is not None else item.text
-        if text != started:
-            item.text, item.kept = text, True
-            item.revision = base
-            outcome["kept"] += 1
-        if action == "preview" and target == item.name:
-            item.preview = render_markdown(text)
-            outcome["previewed"] = True
+    saved = []
+    with writing.batch(user) if action == "save" else nullcontext():
+        for form in formset:
+            if form.posted:
+                _handle_item(form, code, action, target, outcome, saved)
+    for item in saved:  # after the batch: what the saves set off (statuses) has run
+        _reload(item, code)
     if outcome["saved"]:
         messages.success(
             request, ngettext("Saved %(count)d text.", "Saved %(count)d texts.", outcome["saved"]) % {"count": outcome["saved"]}
@@ -314,6 +297,39 @@ def _handle_post(request, items, code):
     if outcome["kept"] and action != "preview":
         messages.warning(request, _("Texts you changed but did not save are kept in their fields below."))
     return outcome
+
+
+def _handle_item(form, code, action, target, outcome, saved):
+    """Save, keep or preview one posted item, as the action says."""
+    item = form.item
+    if not form.is_valid():
+        item.errors, item.text, item.kept = [e for errors in form.errors.values() for e in errors], form.posted_text, True
+        item.revision = form.cleaned_data.get("revision", item.revision)
+        outcome["errors"] += 1
+        return
+    text, base, minor = form.cleaned_data["text"], form.cleaned_data["revision"], form.cleaned_data["minor"]
+    if action == "save" and target in ("*", item.name):
+        try:
+            changed = writing.write_text(item.obj, code, text, by=form.user, base_revision=base, minor=minor)
+        except Conflict as conflict:
+            item.conflict, item.text, item.revision, item.kept = conflict, conflict.yours, conflict.revision, True
+            outcome["conflicts"] += 1
+            return
+        except ValidationError as error:
+            item.errors, item.text, item.revision, item.kept = error.messages, form.posted_text, base, True
+            outcome["errors"] += 1
+            return
+        outcome["saved"] += changed
+        if target != "*":
+            outcome["anchor"] = item.obj.key if not item.is_note else item.obj.paragraph.key
+        saved.append(item)
+        return
+    if text != writing.text_at(item.obj, code, base):
+        item.text, item.revision, item.kept = text, base, True
+        outcome["kept"] += 1
+    if action == "preview" and target == item.name:
+        item.preview = render_markdown(text)
+        outcome["previewed"] = True
 
 
 def _reload(item, code):
