@@ -37,7 +37,10 @@ from . import languages
 from .models import KEY_PATTERN, NUMBER_PATTERN, Alias, Chapter, Note, Paragraph, Part, Penalty, Section
 
 SECTION_FIELDS = {"number", "chapter", "order", "penalty", "title", "aliases", "former_names", "paragraphs", "notes"}
-PARAGRAPH_FIELDS = {"key", "part", "bullet", *languages.CODES}
+PARAGRAPH_FIELDS = {"key", "part", "bullet", "follows", "reviewed", *languages.CODES}
+# What a translation follows, where it is not the current English: a release's date, or an older English
+# that no release on this site holds.
+FOLLOWS = re.compile(r"\d{4}-\d{2}-\d{2}|unknown")
 NOTE_FIELDS = {"paragraph", "language", "source", *languages.CODES}
 CHAPTER_FIELDS = {"number", "order", *languages.CODES}
 # The largest PositiveIntegerField PostgreSQL stores; SQLite would take more, and the files must load on both.
@@ -66,6 +69,9 @@ class ParagraphDoc:
     texts: dict
     bullet: bool = False
     line: int | None = None
+    # {code: "2024-09-23" or "unknown"}: translations that follow an older English than the current one
+    follows: dict = field(default_factory=dict)
+    reviewed: list = field(default_factory=list)  # translations someone other than their translator reviewed
 
 
 @dataclass
@@ -301,6 +307,28 @@ class _File:
                 texts[code] = self.text(value, f"{what}: the {code} text", (*at, code), max_length)
         return texts
 
+    def translation_statuses(self, table, texts, what, at):
+        """`follows` and `reviewed`: only for translations the paragraph has, never for the English."""
+        translations = [code for code in texts if code != languages.SOURCE]
+        follows = self.table(table.get("follows", {}), f"{what}: follows", "a table of languages", (*at, "follows"))
+        for code, value in follows.items():
+            if code not in translations:
+                raise self.error(f"{what}: follows names {code!r}, which is not a translation it has", (*at, "follows"))
+            if not isinstance(value, str) or not FOLLOWS.fullmatch(value):
+                raise self.error(
+                    f"{what}: follows.{code} must be a release date like \"2024-09-23\" or \"unknown\", not {_kind(value)}",
+                    (*at, "follows"),
+                )
+        reviewed = table.get("reviewed", [])
+        if not isinstance(reviewed, list) or len(set(map(str, reviewed))) != len(reviewed):
+            raise self.error(f"{what}: reviewed must be a list of languages, each once", (*at, "reviewed"))
+        for code in reviewed:
+            if code not in translations or code in follows:
+                raise self.error(
+                    f"{what}: reviewed names {code!r}, which is not a current translation it has", (*at, "reviewed")
+                )
+        return dict(follows), list(reviewed)
+
     def names(self, table, kind):
         table = self.table(table, f"[{kind}]", "a table of lists of names by language", (kind,))
         self.fields(table, set(languages.CODES), f"[{kind}]", (kind,))
@@ -378,7 +406,10 @@ def parse_section(path):
         if not isinstance(bullet, bool):
             raise f.error(f"paragraph {key!r}: bullet must be true or false, not {_kind(bullet)}", (*at, "bullet"))
         texts = f.texts(table, f"paragraph {key!r}", at)
-        doc.paragraphs.append(ParagraphDoc(key=key, part=part, texts=texts, bullet=bullet, line=line))
+        follows, reviewed = f.translation_statuses(table, texts, f"paragraph {key!r}", at)
+        doc.paragraphs.append(
+            ParagraphDoc(key=key, part=part, texts=texts, bullet=bullet, line=line, follows=follows, reviewed=reviewed)
+        )
 
     for index, table in enumerate(f.tables(data.get("notes", []), "notes", "note", ("notes",))):
         at = ("notes", index)
@@ -514,6 +545,12 @@ def dump_section(doc):
         if paragraph.bullet:
             lines.append("bullet = true")
         lines += _texts_lines(paragraph.texts)
+        if paragraph.follows:
+            follows = ", ".join(f"{c} = {_toml_string(paragraph.follows[c])}" for c in languages.CODES if c in paragraph.follows)
+            lines.append(f"follows = {{ {follows} }}")
+        if paragraph.reviewed:
+            reviewed = ", ".join(_toml_string(c) for c in languages.CODES if c in paragraph.reviewed)
+            lines.append(f"reviewed = [{reviewed}]")
         for note in notes_by_paragraph.get(paragraph.key, []):
             lines += [
                 "",

@@ -274,3 +274,15 @@ def last_change(number):
     oldest = frozen[-1]
     is_first = not Release.objects.filter(date__lt=oldest.release.date).exists()
     return LastChange(release=oldest.release, first=is_first, keys=set())
+
+
+def english_in_releases(number=None):
+    """{(number, key): [(date, English)]}, newest release first: each paragraph's English in each release
+    (of section `number` only, if given)."""
+    found = {}
+    frozen_sections = FrozenSection.objects.select_related("release").order_by("-release__date")
+    for frozen in frozen_sections.filter(number=number) if number else frozen_sections:
+        for paragraph in frozen.content["paragraphs"]:
+            english = paragraph["texts"].get(languages.SOURCE, "")
+            found.setdefault((frozen.number, paragraph["key"]), []).append((frozen.release.date.isoformat(), english))
+    return found

@@ -101,8 +101,17 @@ class Loader:
 
 
 def load_documents(chapter_docs, section_docs):
-    """Make the database hold exactly these documents, atomically. Rows whose content is unchanged are not touched."""
+    """Make the database hold exactly these documents, atomically. Rows whose content is unchanged are not touched.
+
+    The counts of rows created, updated and deleted, and the paragraphs whose English changed (their
+    translations are outdated now, whatever the files say).
+    """
     loader = Loader()
-    with writing.batch(CONTENT_FILES, everything=True):
+    with writing.batch(CONTENT_FILES, everything=True) as batch:
         loader.load(chapter_docs, section_docs)
-    return loader.stats
+    english_changed = {
+        edit.obj.pk
+        for edit in batch.edits
+        if isinstance(edit.obj, Paragraph) and edit.language == languages.SOURCE and edit.before
+    }
+    return loader.stats, english_changed

@@ -2,16 +2,20 @@
 
 import difflib
 import re
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Paragraph
 
 from .models import State, Status
+
+UNKNOWN = "unknown"  # follows an older English that no release on this site holds
 
 SOURCE = languages.SOURCE
 
@@ -87,6 +91,7 @@ def confirm(paragraph, code, user):
     status.confirmed_by, status.confirmed_at = user, timezone.now()
     status.state = state_for(status, paragraph.text_in(code), status.confirmed_source)
     status.save()
+    content_changed()  # the reader's page loses its lag mark
     return status
 
 
@@ -96,6 +101,7 @@ def mark_reviewed(paragraph, code, user):
     status.reviewed_by, status.reviewed_at = user, timezone.now()
     status.state = state_for(status, paragraph.text_in(code), paragraph.text_in(SOURCE))
     status.save()
+    content_changed()
     return status
 
 
@@ -115,3 +121,109 @@ def diff_html(before, after):
         if j2 > j1:
             out.append(f"<ins>{escape(''.join(new[j1:j2]))}</ins>")
     return mark_safe("".join(out))
+
+
+# Statuses in content/: what each translation follows, and whether it was reviewed
+
+
+def followed_release(status, english_in_releases):
+    """The date of the newest release whose English this outdated translation follows, or UNKNOWN."""
+    for date, english in english_in_releases.get((status.paragraph.section.number, status.paragraph.key), []):
+        if status.confirmed_source and english == status.confirmed_source:
+            return date
+    return UNKNOWN
+
+
+def statuses_into_documents(section_docs):
+    """Fill each paragraph document's `follows` and `reviewed` from the database, for `exportcontent`."""
+    from ipgsite.releases.snapshots import english_in_releases
+
+    in_releases = english_in_releases()
+    statuses = {}
+    for status in Status.objects.exclude(language=SOURCE).select_related("paragraph__section"):
+        statuses[status.paragraph.section.number, status.paragraph.key, status.language] = status
+    for doc in section_docs:
+        for pdoc in doc.paragraphs:
+            for code in pdoc.texts:
+                status = statuses.get((doc.number, pdoc.key, code))
+                if status is None or code == SOURCE:
+                    continue
+                if status.state == State.OUTDATED:
+                    pdoc.follows[code] = followed_release(status, in_releases)
+                elif status.state == State.REVIEWED:
+                    pdoc.reviewed.append(code)
+
+
+def load_statuses(section_docs, english_changed=(), content_dir=None):
+    """Make each translation's status what content/ says, after a load. A translation whose English this load
+    changed keeps the status the change gave it (outdated, following the English before).
+
+    Raises ContentError for a `follows` date that is no release holding the paragraph's English.
+    """
+    from ipgsite.ipg.contentfiles import ContentError
+    from ipgsite.releases.snapshots import english_in_releases
+
+    in_releases = english_in_releases()
+    paragraphs = {
+        (p.section.number, p.key): p for p in Paragraph.objects.select_related("section").prefetch_related("statuses")
+    }
+    now = timezone.now()
+    for doc in section_docs:
+        for pdoc in doc.paragraphs:
+            paragraph = paragraphs[doc.number, pdoc.key]
+            if paragraph.pk in english_changed:
+                continue
+            english = paragraph.text_in(SOURCE)
+            statuses = {status.language: status for status in paragraph.statuses.all()}
+            for code in pdoc.texts:
+                if code == SOURCE:
+                    continue
+                follows = pdoc.follows.get(code)
+                if follows is None:
+                    source = english
+                elif follows == UNKNOWN:
+                    source = ""
+                else:
+                    source = dict(in_releases.get((doc.number, pdoc.key), [])).get(follows)
+                    if not source:
+                        path = f"{content_dir or 'content'}/sections/{doc.number}.toml"
+                        raise ContentError(
+                            path, f"paragraph {pdoc.key!r}: follows.{code} names {follows}, no release of which holds its English",
+                            pdoc.line,
+                        )
+                status = statuses.get(code) or Status(paragraph=paragraph, language=code)
+                reviewed = code in pdoc.reviewed
+                before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state)
+                status.confirmed_source = source
+                if reviewed and status.reviewed_at is None:
+                    status.reviewed_at = now
+                elif not reviewed:
+                    status.reviewed_by, status.reviewed_at = None, None
+                status.state = state_for(status, paragraph.text_in(code), english)
+                if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state):
+                    status.save()
+
+
+@dataclass
+class Lag:
+    """A translation that follows an older English than the current one, as a reader is told of it."""
+
+    language: str
+    release: str  # the date of the release whose English it follows; "" when no release holds that English
+    diff: str  # the English changes since, as HTML; "" when the English it follows is unknown
+
+
+def lags_in(section):
+    """{key: {code: Lag}}: the section's translations that follow an older English than the current one."""
+    from ipgsite.releases.diffing import diff_html as english_diff
+    from ipgsite.releases.snapshots import english_in_releases
+
+    outdated = list(Status.objects.in_section(section).outdated().select_related("paragraph__section"))
+    in_releases = english_in_releases(section.number) if outdated else {}
+    lags = {}
+    for status in outdated:
+        release = followed_release(status, in_releases)
+        diff = english_diff(status.confirmed_source, status.paragraph.text_in(SOURCE)) if status.confirmed_source else ""
+        lag = Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff)
+        lags.setdefault(status.paragraph.key, {})[status.language] = lag
+    return lags

@@ -7,6 +7,8 @@ from ipgsite.ipg.contentfiles import dump_chapters, dump_section
 from ipgsite.ipg.sync import documents_from_database
 from ipgsite.releases.files import export_releases
 
+from ...status import statuses_into_documents
+
 
 class Command(BaseCommand):
     help = "Write the database's IPG content (including admin edits) back to content files, ready to commit."
@@ -17,6 +19,7 @@ class Command(BaseCommand):
     def handle(self, *args, directory=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)
         chapters, sections = documents_from_database()
+        statuses_into_documents(sections)
         if not sections:
             raise CommandError("The database holds no sections; nothing was written. Run loadcontent first.")
         (directory / "sections").mkdir(parents=True, exist_ok=True)

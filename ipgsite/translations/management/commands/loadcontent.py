@@ -9,6 +9,7 @@ from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.releases.files import load_releases, read_releases
 
 from ...loading import load_documents
+from ...status import load_statuses
 
 
 class Command(BaseCommand):
@@ -29,9 +30,13 @@ class Command(BaseCommand):
             read_releases(directory, section_docs=sections)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
-        with transaction.atomic():
-            stats = load_documents(chapters, sections)
-            load_releases(directory, section_docs=sections)
+        try:
+            with transaction.atomic():
+                stats, english_changed = load_documents(chapters, sections)
+                load_releases(directory, section_docs=sections)
+                load_statuses(sections, english_changed, content_dir=directory)
+        except ContentError as exc:
+            raise CommandError(f"Nothing was loaded. {exc}") from None
         with_text = sum(1 for s in sections if s.has_text())
         self.stdout.write(
             f"Loaded {len(chapters)} chapters and {len(sections)} sections ({with_text} with text) from {directory}: "
