@@ -113,3 +113,22 @@ def test_a_wrong_status_in_content_is_refused_and_nothing_is_loaded(ipg, tmp_pat
     with pytest.raises(CommandError, match=message):
         call_command("loadcontent", str(content), stdout=StringIO())
     assert Status.objects.get(pk=status.pk).state == State.OUTDATED
+
+
+def test_translators_see_what_each_outdated_translation_follows(ipg):
+    from people import editor
+
+    before = paragraph("2.3", "example-b").text_en
+    write("2.3", "example-b", "en", before.replace("two cards", "three cards"))
+    staff = client_for(editor())
+    dashboard = staff.get("/admin/translate/").content.decode()
+    line = parse(dashboard).find("p", class_="tr-following-older").text()
+    assert "日本語 2" in line and "简体中文 1" in line  # ja: upgrade-1 (unknown English) and example-b
+
+    page = parse(staff.get(translate_url("2.3", "ja")).content.decode())
+    outdated = {div.parent.attrs.get("id"): div.text() for div in page.find_all("div", class_="tr-outdated")}
+    texts = " ".join(outdated.values())
+    assert f"follows the English of the IPG of {FIRST}" in texts
+    assert "follows an older English text, which this site does not hold" in texts
+    diffs = page.find_all("p", class_="tr-diff")
+    assert len(diffs) == 1 and [d.text() for d in diffs[0].find_all("del")] == ["two"]

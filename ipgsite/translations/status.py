@@ -1,17 +1,14 @@
 """Keeping each paragraph's status per language current, and showing what changed in the English."""
 
-import difflib
-import re
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Paragraph
+from ipgsite.releases.diffing import diff_html
 
 from .models import State, Status
 
@@ -105,22 +102,6 @@ def mark_reviewed(paragraph, code, user):
     return status
 
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
-
-
-def diff_html(before, after):
-    """A word-level diff as HTML: removed words in <del>, added words in <ins>, everything escaped."""
-    old, new = _TOKENS.findall(before or ""), _TOKENS.findall(after or "")
-    out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if op == "equal":
-            out.append(escape("".join(old[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(f"<del>{escape(''.join(old[i1:i2]))}</del>")
-        if j2 > j1:
-            out.append(f"<ins>{escape(''.join(new[j1:j2]))}</ins>")
-    return mark_safe("".join(out))
 
 
 # Statuses in content/: what each translation follows, and whether it was reviewed
@@ -215,7 +196,6 @@ class Lag:
 
 def lags_in(section):
     """{key: {code: Lag}}: the section's translations that follow an older English than the current one."""
-    from ipgsite.releases.diffing import diff_html as english_diff
     from ipgsite.releases.snapshots import english_in_releases
 
     outdated = list(Status.objects.in_section(section).outdated().select_related("paragraph__section"))
@@ -223,7 +203,7 @@ def lags_in(section):
     lags = {}
     for status in outdated:
         release = followed_release(status, in_releases)
-        diff = english_diff(status.confirmed_source, status.paragraph.text_in(SOURCE)) if status.confirmed_source else ""
+        diff = diff_html(status.confirmed_source, status.paragraph.text_in(SOURCE)) if status.confirmed_source else ""
         lag = Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff)
         lags.setdefault(status.paragraph.key, {})[status.language] = lag
     return lags

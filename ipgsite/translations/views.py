@@ -7,7 +7,7 @@ from functools import wraps
 from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -29,8 +29,10 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
+from ipgsite.releases.snapshots import english_in_releases
+
 from .writing import Conflict, clean_text, parse_revision
-from .status import SOURCE, confirm, diff_html, ensure_statuses, mark_reviewed
+from .status import SOURCE, UNKNOWN, confirm, diff_html, ensure_statuses, followed_release, mark_reviewed
 
 
 def translators_only(view):
@@ -118,8 +120,15 @@ def dashboard(request):
         mine=mine,
         next_for_me=[(code, languages.name(code), first_needing_work.get(code)) for code in mine],
         stubs=Section.objects.without_text().count(),
+        following_older=_following_older_english(),
     )
     return render(request, "translations/dashboard.html", context)
+
+
+def _following_older_english():
+    """[(code, name, count)]: per translation language, the paragraphs whose translation follows an older English."""
+    counts = dict(Status.objects.outdated().values_list("language").annotate(count=Count("pk")))
+    return [(code, languages.name(code), counts.get(code, 0)) for code in languages.CODES if code != SOURCE]
 
 
 # Translate page
@@ -146,9 +155,16 @@ class Item:
     def is_note(self):
         return isinstance(self.obj, Note)
 
+    follows: str = ""  # for an outdated translation: the date of the release whose English it follows, or UNKNOWN
+
+    @property
+    def follows_unknown(self):
+        return self.follows == UNKNOWN
+
     @property
     def english_diff(self):
-        if self.status is not None and self.status.state == State.OUTDATED:
+        """The English changes since the English this translation follows ("" when that English is unknown)."""
+        if self.status is not None and self.status.state == State.OUTDATED and self.status.confirmed_source:
             return diff_html(self.status.confirmed_source, self.obj.text_in(SOURCE))
         return ""
 
@@ -165,8 +181,10 @@ def _reference(obj, code, field_name):
 def _items(section, code, reference):
     ensure_statuses(section.paragraphs.all())
     notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk"))
-    statuses = Prefetch("statuses", queryset=Status.objects.filter(language=code), to_attr="target_statuses")
-    items = []
+    statuses = Prefetch(
+        "statuses", queryset=Status.objects.filter(language=code).select_related("paragraph__section"), to_attr="target_statuses"
+    )
+    items, in_releases = [], None
     for paragraph in section.paragraphs.order_by("order").prefetch_related(notes, statuses):
         item = Item(
             obj=paragraph,
@@ -176,6 +194,10 @@ def _items(section, code, reference):
             reference=_reference(paragraph, reference, "text"),
             status=paragraph.target_statuses[0] if paragraph.target_statuses else None,
         )
+        if item.status is not None and item.status.state == State.OUTDATED:
+            if in_releases is None:
+                in_releases = english_in_releases(section.number)
+            item.follows = followed_release(item.status, in_releases)
         for note in paragraph.notes.all():
             item.notes.append(
                 Item(
