@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Paragraph, Section
 
+pytestmark = pytest.mark.browser
+
 SAVING_TIMEOUT = 60_000  # ms: the first visit saves every section in the background
 
 

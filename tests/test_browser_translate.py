@@ -1,7 +1,10 @@
 """In headless Chromium: a Japanese translator translates a missing 2.4 paragraph; the public page shows it."""
 
+import pytest
 from conftest import ARTIFACTS, PHONE
 from django.contrib.auth.models import Group, User
+
+pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
 TRANSLATION = "（ブラウザ試験の訳文）**最初の**段落。"
