@@ -69,14 +69,14 @@ check: install
 
 ## Every check CI makes before the tests, all of them even when one fails: ruff lint and format, djhtml on the
 ## templates, migrations matching the models, and the import contracts in pyproject.toml (lint-imports).
-TEMPLATES = $(shell find templates ipgsite/*/templates -name '*.html' 2>/dev/null | sort)
+TEMPLATES = templates $(wildcard ipgsite/*/templates)
 lint: install
 	@status=0; \
-	echo "ruff check"; $(BIN)/ruff check . || status=1; \
+	echo "ruff check"; $(BIN)/ruff check --output-format concise . || status=1; \
 	echo "ruff format --check"; $(BIN)/ruff format --check . || status=1; \
 	echo "djhtml --check"; $(BIN)/djhtml --check $(TEMPLATES) || status=1; \
 	echo "makemigrations --check"; DEBUG=1 $(PY) manage.py makemigrations --check --dry-run || status=1; \
-	echo "lint-imports"; $(BIN)/lint-imports || status=1; \
+	echo "lint-imports"; $(BIN)/lint-imports --no-cache || status=1; \
 	exit $$status
 
 ## Applies what `make lint` asks for: ruff's fixes and format, djhtml's indentation.

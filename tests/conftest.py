@@ -66,10 +66,14 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 def uses_database(item, transactional_only=False):
+    """Whether a test uses the database; with transactional_only, whether it commits and so is flushed after."""
     fixtures = set(getattr(item, "fixturenames", ()))
     marker = item.get_closest_marker("django_db")
-    transactional = bool(fixtures & {"transactional_db", "live_server", "django_db_reset_sequences"}) or bool(
-        marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences") or marker.args[:1] == (True,))
+    marked = marker.kwargs if marker else {}
+    transactional = (
+        bool(fixtures & {"transactional_db", "live_server", "django_db_reset_sequences"})
+        or bool(marked.get("transaction") or marked.get("reset_sequences"))
+        or (marker is not None and marker.args[:1] == (True,))
     )
     return transactional or (not transactional_only and (marker is not None or "db" in fixtures))
 

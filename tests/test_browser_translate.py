@@ -1,8 +1,9 @@
 """In headless Chromium: a Japanese translator translates a missing 2.4 paragraph; the public page shows it."""
 
 import pytest
-from conftest import ARTIFACTS, PHONE
 from django.contrib.auth.models import Group, User
+
+from conftest import ARTIFACTS, PHONE
 
 pytestmark = pytest.mark.browser
 

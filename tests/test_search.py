@@ -276,7 +276,6 @@ def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
 
 
 def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):
-    call_command("loadcontent", verbosity=0)
     p = Paragraph.objects.get(section__number="2.4", key="definition-2")
     p.text_ja = "カピバラ"
     p.save()  # autocommit: committed at once
