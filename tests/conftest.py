@@ -28,7 +28,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing():
-    """MD5 for the tests' passwords: the site's own hasher costs a tenth of a second per login or new user."""
+    """MD5 for the tests' passwords: the site's own hasher spends a good part of a second on each login or new user."""
     from django.test import override_settings
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
@@ -47,8 +47,8 @@ def fresh_page_cache():
 #
 # The test database is created with content/ loaded and committed, so every test starts with exactly content/:
 # a `db` test's changes roll back with its transaction; a transactional test (`transactional_db`, `live_server`)
-# commits and the database is flushed when it ends, so content/ is loaded again after it (pytest_runtest_teardown
-# below). A test that needs a database without content asks for `empty_db`.
+# commits and the database is flushed when it ends, so content/ is loaded again before the next test that uses the
+# database (the two hooks below). A test that needs a database without content asks for `empty_db`.
 
 _db_blocker = None
 _flushed = False
