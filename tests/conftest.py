@@ -1,4 +1,5 @@
 import os
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, with content/ loaded into it once."""
     global _db_blocker
     with django_db_blocker.unblock():
-        call_command("loadcontent", verbosity=0)
+        call_command("loadcontent", stdout=StringIO())
     _db_blocker = django_db_blocker
     yield
     _db_blocker = None
@@ -84,7 +85,7 @@ def pytest_runtest_setup(item):
     global _flushed
     if _flushed and _db_blocker is not None and uses_database(item):
         with _db_blocker.unblock():
-            call_command("loadcontent", verbosity=0)
+            call_command("loadcontent", stdout=StringIO())
         _flushed = False
     return (yield)
 
@@ -102,7 +103,7 @@ def pytest_runtest_teardown(item, nextitem):
 def ipg(db):
     """The database holding content/, as `make serve` loads it (loaded once per session, see above)."""
     if not Section.objects.exists():  # only if something emptied it without saying so
-        call_command("loadcontent", verbosity=0)
+        call_command("loadcontent", stdout=StringIO())
     return Section.objects
 
 
@@ -120,7 +121,7 @@ def empty_db(db):
 def live_ipg(transactional_db, live_server):
     """A live server whose database holds content/, for the browser tests (restored after each one's flush)."""
     if not Section.objects.exists():
-        call_command("loadcontent", verbosity=0)
+        call_command("loadcontent", stdout=StringIO())
     return live_server
 
 
