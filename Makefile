@@ -9,11 +9,12 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
 .PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench
+.PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@
 
 install: $(VENV)/.installed messages
@@ -39,6 +40,10 @@ browser-deps:
 
 test: install browser-deps
 	$(BIN)/pytest
+
+## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.
+test-fast: install
+	$(BIN)/pytest -m "not browser and not scaleout"
 
 ## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
 test-postgres: install browser-deps
@@ -67,6 +72,24 @@ bench: install
 
 check: install
 	DEBUG=1 $(PY) manage.py checkcontent
+
+## Every check CI makes before the tests, all of them even when one fails: ruff lint and format, djhtml on the
+## templates, migrations matching the models, and the import contracts in pyproject.toml (lint-imports).
+TEMPLATES = templates $(wildcard ipgsite/*/templates)
+lint: install
+	@status=0; \
+	echo "ruff check"; $(BIN)/ruff check --output-format concise . || status=1; \
+	echo "ruff format --check"; $(BIN)/ruff format --check . || status=1; \
+	echo "djhtml --check"; $(BIN)/djhtml --check $(TEMPLATES) || status=1; \
+	echo "makemigrations --check"; DEBUG=1 $(PY) manage.py makemigrations --check --dry-run || status=1; \
+	echo "lint-imports"; $(BIN)/lint-imports --no-cache || status=1; \
+	exit $$status
+
+## Applies what `make lint` asks for: ruff's fixes and format, djhtml's indentation.
+fmt: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+	$(BIN)/djhtml $(TEMPLATES)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles artifacts

@@ -12,6 +12,8 @@ from ipgsite.ipg.models import Paragraph, Section
 
 from edits import write
 
+pytestmark = pytest.mark.browser
+
 SAVING_TIMEOUT = 60_000  # ms: the first visit saves every section in the background
 
 

@@ -4,6 +4,8 @@ import pytest
 
 from ipgsite.ipg.models import Paragraph
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 LAYOUTS = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]

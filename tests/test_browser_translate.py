@@ -1,7 +1,11 @@
 """In headless Chromium: a Japanese translator translates a missing 2.4 paragraph; the public page shows it."""
 
-from conftest import ARTIFACTS, PHONE
+import pytest
 from django.contrib.auth.models import Group, User
+
+from conftest import ARTIFACTS, PHONE
+
+pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
 TRANSLATION = "（ブラウザ試験の訳文）**最初の**段落。"

@@ -142,7 +142,7 @@ def test_not_utf8_is_refused(ipg, content):
         call_command("loadcontent", str(content), stdout=StringIO())
 
 
-def test_export_refuses_an_empty_database(db, tmp_path):
+def test_export_refuses_an_empty_database(empty_db, tmp_path):
     with pytest.raises(CommandError, match="no sections"):
         call_command("exportcontent", str(tmp_path), stdout=StringIO())
     assert not any(tmp_path.iterdir())

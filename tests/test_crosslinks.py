@@ -264,7 +264,6 @@ def test_notes_are_linked_when_saved(client, ipg):
 
 
 def test_an_edit_is_linked_as_soon_as_it_is_committed(transactional_db):
-    call_command("loadcontent", verbosity=0)
     write("2.4", "definition-2", "en", "Compare with Marked Cards.")  # autocommit: committed at once
     assert Link.objects.pointing_to(Section.objects.get(number="3.8")).get().paragraph.key == "definition-2"
 

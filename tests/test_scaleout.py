@@ -38,10 +38,13 @@ def reachable(address):
         return False
 
 
-pytestmark = pytest.mark.skipif(
-    not (reachable(PG) and reachable(REDIS)),
-    reason="needs PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379",
-)
+pytestmark = [
+    pytest.mark.scaleout,
+    pytest.mark.skipif(
+        not (reachable(PG) and reachable(REDIS)),
+        reason="needs PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379",
+    ),
+]
 
 
 def free_port():

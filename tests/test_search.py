@@ -270,7 +270,6 @@ def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
 
 
 def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):
-    call_command("loadcontent", verbosity=0)
     p = write("2.4", "definition-2", "ja", "カピバラ")  # autocommit: committed at once
     assert Entry.objects.get(folded__contains="カピバラ").paragraph == p
 
