@@ -10,7 +10,7 @@ def main():
     from django.core.management import execute_from_command_line
 
     try:
-        settings.INSTALLED_APPS  # read the settings now: a deployment missing what it needs stops here, saying what
+        settings.INSTALLED_APPS  # noqa: B018 — read the settings now: a deployment missing what it needs stops here, saying what
     except ImproperlyConfigured as error:
         sys.exit(f"Refusing to start: {error}")
     execute_from_command_line(sys.argv)

@@ -117,9 +117,11 @@ def fetch(path, headers=HEADERS):
     connection.request("GET", path, headers=headers)
     response = connection.getresponse()
     body = response.read()
-    head = f"HTTP/1.1 {response.status} {response.reason}\r\n" + "".join(
-        f"{name}: {value}\r\n" for name, value in response.getheaders()
-    ) + "\r\n"
+    head = (
+        f"HTTP/1.1 {response.status} {response.reason}\r\n"
+        + "".join(f"{name}: {value}\r\n" for name, value in response.getheaders())
+        + "\r\n"
+    )
     connection.close()
     return response.status, len(head.encode("latin-1")) + len(body), body, dict(response.getheaders())
 
@@ -136,7 +138,9 @@ def wrk(path, duration=DURATION):
     command = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", "--timeout", "10s"]
     for name, value in HEADERS.items():
         command += ["-H", f"{name}: {value}"]
-    output = subprocess.run(command + [f"http://{HOST}:{PORT}{path}"], capture_output=True, text=True, check=True).stdout
+    output = subprocess.run(
+        command + [f"http://{HOST}:{PORT}{path}"], capture_output=True, text=True, check=True
+    ).stdout
     errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", output))
     errors += int((re.search(r"Non-2xx or 3xx responses: (\d+)", output) or [0, 0])[1])
     return {
@@ -181,7 +185,12 @@ def main():
             fetch(path)
             plain = len(decoded(body, headers.get("Content-Encoding")))
             print(f"Loading {name} ({path}) for {DURATION} s at {CONNECTIONS} connections …", flush=True)
-            results[name] = {**wrk(path), "wire": wire, "plain": plain, "encoding": headers.get("Content-Encoding", "-")}
+            results[name] = {
+                **wrk(path),
+                "wire": wire,
+                "plain": plain,
+                "encoding": headers.get("Content-Encoding", "-"),
+            }
         print(f"Compare page and static file in {SLICES} alternating slices of {SLICE_SECONDS} s …", flush=True)
         served = {COMPARE: 0, TARGETS[-1][1]: 0}
         slice_errors = 0
@@ -196,26 +205,35 @@ def main():
     static = results[TARGETS[-1][0]]
     workers = env.get("WEB_CONCURRENCY", "one per core + 1")
     print()
-    print(f"gunicorn ({workers} workers) on {HOST}:{PORT}, cache {'Redis' if 'CACHE_URL' in env else 'local memory'}, "
-          f"wrk {DURATION} s, {CONNECTIONS} connections, {THREADS} threads")
-    print(f"{'page':<22} {'req/s':>8} {'requests':>9} {'p50':>9} {'p99':>9} {'errors':>6} {'÷ static':>9} "
-          f"{'on the wire':>12} {'uncompressed':>13}")
+    print(
+        f"gunicorn ({workers} workers) on {HOST}:{PORT}, cache {'Redis' if 'CACHE_URL' in env else 'local memory'}, "
+        f"wrk {DURATION} s, {CONNECTIONS} connections, {THREADS} threads"
+    )
+    print(
+        f"{'page':<22} {'req/s':>8} {'requests':>9} {'p50':>9} {'p99':>9} {'errors':>6} {'÷ static':>9} "
+        f"{'on the wire':>12} {'uncompressed':>13}"
+    )
     for name, r in results.items():
         if "status" in r:
             print(f"{name:<22} HTTP {r['status']}")
             continue
         ratio = r["rps"] / static["rps"]
-        print(f"{name:<22} {r['rps']:>8.0f} {r['requests']:>9} {r['p50']:>9} {r['p99']:>9} {r['errors']:>6} "
-              f"{ratio:>8.0%} {r['wire']:>8} B {r['encoding']:<3}{r['plain']:>11} B")
+        print(
+            f"{name:<22} {r['rps']:>8.0f} {r['requests']:>9} {r['p50']:>9} {r['p99']:>9} {r['errors']:>6} "
+            f"{ratio:>8.0%} {r['wire']:>8} B {r['encoding']:<3}{r['plain']:>11} B"
+        )
 
     failures = [f"{name}: HTTP {r['status']}" for name, r in results.items() if "status" in r]
     failures += [f"{name}: {r['errors']} errors" for name, r in results.items() if r.get("errors")]
     if slice_errors:
         failures.append(f"{slice_errors} errors in the alternating slices")
     compare = served[COMPARE] / served[TARGETS[-1][1]]
-    print(f"\nCompare page, cache warm, alternating with the static file ({SLICES} × {SLICE_SECONDS} s each): "
-          f"{served[COMPARE] / (SLICES * SLICE_SECONDS):.0f} against {served[TARGETS[-1][1]] / (SLICES * SLICE_SECONDS):.0f} "
-          f"requests/s, {compare:.0%} of the static file's throughput (needs at least 50%).")
+    print(
+        f"\nCompare page, cache warm, alternating with the static file ({SLICES} × {SLICE_SECONDS} s each): "
+        f"{served[COMPARE] / (SLICES * SLICE_SECONDS):.0f} against "
+        f"{served[TARGETS[-1][1]] / (SLICES * SLICE_SECONDS):.0f} "
+        f"requests/s, {compare:.0%} of the static file's throughput (needs at least 50%)."
+    )
     if compare < 0.5:
         failures.append(f"compare page at {compare:.0%} of static throughput")
     if failures:

@@ -8,7 +8,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ipgsite.settings")
 
 try:
-    settings.INSTALLED_APPS  # a deployment missing what it needs stops here, saying what (ipgsite/settings.py)
+    settings.INSTALLED_APPS  # noqa: B018 — a deployment missing what it needs stops here, saying what (ipgsite/settings.py)
 except ImproperlyConfigured as error:
     sys.exit(f"Refusing to start: {error}")
 

@@ -23,7 +23,9 @@ def write_note(note, code, text):
 def add_note(number, key, language, **bodies):
     """A note on a paragraph, e.g. add_note("2.4", "example-a", "ja", ja="…")."""
     bodies = {code.replace("_", "-"): body for code, body in bodies.items()}
-    return writing.add_note(paragraph(number, key), language=language, source="Test", order=1, bodies=bodies, by=CONTENT_FILES)
+    return writing.add_note(
+        paragraph(number, key), language=language, source="Test", order=1, bodies=bodies, by=CONTENT_FILES
+    )
 
 
 def change(obj, **values):

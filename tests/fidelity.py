@@ -33,13 +33,25 @@ class Reading:
 
 
 READINGS = (
-    Reading("003", "the set of cards that contain the excess", "the set of cards that contains the excess",
-            "2.3 remedy-5: seed 000's wording, as in remedy-3"),
+    Reading(
+        "003",
+        "the set of cards that contain the excess",
+        "the set of cards that contains the excess",
+        "2.3 remedy-5: seed 000's wording, as in remedy-3",
+    ),
     Reading("003", "previously unknown-cards", "previously-unknown cards", "2.3 remedy-5: seed 000's wording"),
-    Reading("000", "Game Play Error —Looking at Extra Cards", "Game Play Error — Looking at Extra Cards",
-            "2.3 definition-2: the section's title, with a spaced em dash"),
-    Reading("003", "Game Play Error–Looking at Extra Cards", "Game Play Error — Looking at Extra Cards",
-            "2.3 definition-2: the section's title, with a spaced em dash"),
+    Reading(
+        "000",
+        "Game Play Error —Looking at Extra Cards",
+        "Game Play Error — Looking at Extra Cards",
+        "2.3 definition-2: the section's title, with a spaced em dash",
+    ),
+    Reading(
+        "003",
+        "Game Play Error–Looking at Extra Cards",
+        "Game Play Error — Looking at Extra Cards",
+        "2.3 definition-2: the section's title, with a spaced em dash",
+    ),
 )
 
 # Seed 002 has no part headings: its groups of paragraphs, separated by two blank lines, are these parts.
@@ -49,10 +61,25 @@ SEED_002_PARTS = ("definition", "example", "philosophy", "additional-remedy")
 # other line is a heading, the penalty line or commentary (checked below: official text is in the plain
 # form, commentary in the polite form).
 SEED_001_OFFICIAL = {
-    "definition-1": [3, 5, 8], "definition-2": [10], "example-a": [14], "example-b": [15], "example-c": [16],
-    "example-d": [17], "example-e": [18], "example-f": [19], "philosophy-1": [24], "philosophy-2": [26, 28],
-    "philosophy-3": [30], "philosophy-4": [32], "philosophy-5": [34], "remedy-1": [37], "remedy-2": [40],
-    "remedy-3": [42], "remedy-4": [44], "remedy-5": [47, 48], "upgrade-1": [51],
+    "definition-1": [3, 5, 8],
+    "definition-2": [10],
+    "example-a": [14],
+    "example-b": [15],
+    "example-c": [16],
+    "example-d": [17],
+    "example-e": [18],
+    "example-f": [19],
+    "philosophy-1": [24],
+    "philosophy-2": [26, 28],
+    "philosophy-3": [30],
+    "philosophy-4": [32],
+    "philosophy-5": [34],
+    "remedy-1": [37],
+    "remedy-2": [40],
+    "remedy-3": [42],
+    "remedy-4": [44],
+    "remedy-5": [47, 48],
+    "upgrade-1": [51],
 }
 POLITE = re.compile(r"(です|ます|ません|でした|ました|しょう|ください)。")
 
@@ -63,8 +90,15 @@ PARTS = {  # part headings by language (design.md §2)
     "additional-remedy": ("Additional Remedy", "进一步的修正", "追加措置"),
     "upgrade": ("Upgrade", "升级", "格上げ"),
 }
-KEY_PREFIX = {"definition": "definition", "example": "example", "philosophy": "philosophy",
-              "additional-remedy": "remedy", "upgrade": "upgrade", "downgrade": "downgrade", "text": "text"}
+KEY_PREFIX = {
+    "definition": "definition",
+    "example": "example",
+    "philosophy": "philosophy",
+    "additional-remedy": "remedy",
+    "upgrade": "upgrade",
+    "downgrade": "downgrade",
+    "text": "text",
+}
 INLINE_HEADING = re.compile(r"^(升级|格上げ)\s*[:：]\s*")
 LABEL = re.compile(r"^(?:\(([A-Z])\)|([A-Z])\.)\s+")
 PENALTY_LINE = re.compile(r"^(Penalty|Warning|懲罰|处罚)\b")
@@ -127,7 +161,7 @@ def label(line):
     match = LABEL.match(line)
     if not match:
         return None, line
-    return match.group(1) or match.group(2), line[match.end():]
+    return match.group(1) or match.group(2), line[match.end() :]
 
 
 # What the seeds give
@@ -253,7 +287,7 @@ def _seed_002():
     if len(groups) != len(SEED_002_PARTS):
         raise ValueError(f"seed 002 has {len(groups)} groups of paragraphs, not {len(SEED_002_PARTS)}")
     paragraphs = []
-    for part, group in zip(SEED_002_PARTS, groups):
+    for part, group in zip(SEED_002_PARTS, groups, strict=False):
         for line in (line.strip() for line in group.splitlines() if line.strip()):
             letter, text = label(line)
             if not is_cjk(line):
@@ -325,14 +359,18 @@ def check_seeds():
             break
         for p in taken:
             if (p.part, p.label) != (paragraph.part, paragraph.label):
-                problems.append(f"seed 003 puts 2.3 {paragraph.key} in {p.part} {p.label or ''}, seed 000 in "
-                                f"{paragraph.part} {paragraph.label or ''}")
+                problems.append(
+                    f"seed 003 puts 2.3 {paragraph.key} in {p.part} {p.label or ''}, seed 000 in "
+                    f"{paragraph.part} {paragraph.label or ''}"
+                )
     if plain:
         problems.append(f"seed 003 has more than seed 000: {plain[0].texts['en'][:60]!r}")
     _official, parts, notes, lines = _seed_001()
     for key, found in parts.items():
         if found != {hidden.paragraph(key).part}:
-            problems.append(f"seed 001 has 2.3 {key} under {sorted(found)}, seed 000 under {hidden.paragraph(key).part}")
+            problems.append(
+                f"seed 001 has 2.3 {key} under {sorted(found)}, seed 000 under {hidden.paragraph(key).part}"
+            )
     for key, numbers in SEED_001_OFFICIAL.items():
         for number in numbers:
             if POLITE.search(lines[number - 1]):
@@ -349,14 +387,14 @@ def check_seeds():
 
 def _where(a, b):
     """The first place two texts differ, with a little context."""
-    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"content {a[max(0, i - 25):i + 25]!r}, seed {b[max(0, i - 25):i + 25]!r}"
+    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return f"content {a[max(0, i - 25) : i + 25]!r}, seed {b[max(0, i - 25) : i + 25]!r}"
 
 
 def _order(keys, wanted):
     """Where a list of paragraph keys first departs from the seeds' order."""
-    i = next((i for i, (a, b) in enumerate(zip(keys, wanted)) if a != b), min(len(keys), len(wanted)))
-    return f"{keys[i:i + 3]} from position {i + 1}, the seeds give {wanted[i:i + 3]} ({len(keys)} against {len(wanted)})"
+    i = next((i for i, (a, b) in enumerate(zip(keys, wanted, strict=False)) if a != b), min(len(keys), len(wanted)))
+    return f"{keys[i : i + 3]} from position {i + 1}, the seeds give {wanted[i : i + 3]} ({len(keys)} against {len(wanted)})"
 
 
 def check_paragraphs(sections):
@@ -381,7 +419,9 @@ def check_paragraphs(sections):
             if got.part != want.part:
                 problems.append(f"{where}: part {got.part!r}, the seeds put it under {want.part!r}")
             if got.bullet != want.bullet:
-                problems.append(f"{where}: bullet is {got.bullet}, the seed {'has' if want.bullet else 'has no'} bullet")
+                problems.append(
+                    f"{where}: bullet is {got.bullet}, the seed {'has' if want.bullet else 'has no'} bullet"
+                )
             for code in LANGUAGES:
                 text, seed_text = normalize(got.texts.get(code)), want.texts.get(code)
                 if seed_text is None and text:
@@ -389,7 +429,9 @@ def check_paragraphs(sections):
                 elif seed_text and not text:
                     problems.append(f"{where}: lacks its {code} text (seed {want.sources[code]}: {seed_text[:60]!r})")
                 elif seed_text and text != seed_text:
-                    problems.append(f"{where}: {code} differs from seed {want.sources[code]}: {_where(text, seed_text)}")
+                    problems.append(
+                        f"{where}: {code} differs from seed {want.sources[code]}: {_where(text, seed_text)}"
+                    )
         for key in have.keys() - {p.key for p in expected.paragraphs}:
             problems.append(f"{number} {key}: not in the seeds: {have[key].texts}")
     for doc in sections:
@@ -408,26 +450,34 @@ def check_notes(sections):
             continue
         want = [(n.paragraph, n.language, n.blocks) for n in expected.notes]
         order = {p.key: i for i, p in enumerate(doc.paragraphs)}
-        got = sorted(((n.paragraph, n.language, blocks(n.bodies.get(n.language))) for n in doc.notes),
-                     key=lambda note: order.get(note[0], -1))
+        got = sorted(
+            ((n.paragraph, n.language, blocks(n.bodies.get(n.language))) for n in doc.notes),
+            key=lambda note: order.get(note[0], -1),
+        )
         for n in doc.notes:
             for code in n.bodies.keys() - {n.language}:
-                problems.append(f"{number} note on {n.paragraph}: has a {code} text no seed has: {n.bodies[code][:40]!r}")
+                problems.append(
+                    f"{number} note on {n.paragraph}: has a {code} text no seed has: {n.bodies[code][:40]!r}"
+                )
         for key in {k for k, _, _ in want + got}:
             mine = [(code, b) for k, code, b in got if k == key]
             theirs = [(code, b) for k, code, b in want if k == key]
             if len(mine) != len(theirs):
-                problems.append(f"{number} notes on {key}: content has {len(mine)} "
-                                f"({[b[0][:20] for _, b in mine if b]}), the seeds {len(theirs)} "
-                                f"({[b[0][:20] for _, b in theirs]})")
+                problems.append(
+                    f"{number} notes on {key}: content has {len(mine)} "
+                    f"({[b[0][:20] for _, b in mine if b]}), the seeds {len(theirs)} "
+                    f"({[b[0][:20] for _, b in theirs]})"
+                )
                 continue
-            for i, ((code, got_blocks), (seed_code, seed_blocks)) in enumerate(zip(mine, theirs), 1):
+            for i, ((code, got_blocks), (seed_code, seed_blocks)) in enumerate(zip(mine, theirs, strict=False), 1):
                 if code != seed_code:
                     problems.append(f"{number} notes on {key}: note {i} is in {code}, the seed's in {seed_code}")
                 elif got_blocks != seed_blocks:
-                    problems.append(f"{number} notes on {key}: note {i} differs from the seed: "
-                                    f"{len(got_blocks)} paragraphs against {len(seed_blocks)}, "
-                                    f"{_where(chr(10).join(got_blocks), chr(10).join(seed_blocks))}")
+                    problems.append(
+                        f"{number} notes on {key}: note {i} differs from the seed: "
+                        f"{len(got_blocks)} paragraphs against {len(seed_blocks)}, "
+                        f"{_where(chr(10).join(got_blocks), chr(10).join(seed_blocks))}"
+                    )
     return problems
 
 
@@ -444,21 +494,33 @@ def check_sentences(sections):
             continue
         for code in LANGUAGES:
             for kind, want, got in (
-                ("official text", [p.texts.get(code) for p in expected.paragraphs],
-                 [p.texts.get(code) for p in doc.paragraphs]),
-                ("notes", [" ".join(n.blocks) for n in expected.notes if n.language == code],
-                 [n.bodies.get(code) for n in doc.notes]),
+                (
+                    "official text",
+                    [p.texts.get(code) for p in expected.paragraphs],
+                    [p.texts.get(code) for p in doc.paragraphs],
+                ),
+                (
+                    "notes",
+                    [" ".join(n.blocks) for n in expected.notes if n.language == code],
+                    [n.bodies.get(code) for n in doc.notes],
+                ),
             ):
                 want = Counter(s for text in want for s in sentences(text))
                 got = Counter(s for text in got for s in sentences(text))
                 for sentence, count in got.items():
                     if count > want[sentence]:
-                        what = "not in the seeds" if not want[sentence] else f"{count} times, the seed has it {want[sentence]}"
+                        what = (
+                            "not in the seeds"
+                            if not want[sentence]
+                            else f"{count} times, the seed has it {want[sentence]}"
+                        )
                         problems.append(f"{number} {code} {kind}: {sentence[:70]!r} {what}")
                 for sentence, count in want.items():
                     if got[sentence] < count:
-                        problems.append(f"{number} {code} {kind}: the seed's {sentence[:70]!r} is in content/ "
-                                        f"{got[sentence]} times, the seed has it {count}")
+                        problems.append(
+                            f"{number} {code} {kind}: the seed's {sentence[:70]!r} is in content/ "
+                            f"{got[sentence]} times, the seed has it {count}"
+                        )
     return problems
 
 
@@ -476,8 +538,8 @@ def outline():
         if "–" in number:
             first, last = number.split("–")
             chapter, low, high = first.split(".")[0], int(first.split(".")[1]), int(last.split(".")[1])
-            for n, title in zip(range(low, high + 1), title.split(";")):
-                rows[f"{chapter}.{n}"] = (title.strip(), penalty, names)
+            for n, name in zip(range(low, high + 1), title.split(";"), strict=False):
+                rows[f"{chapter}.{n}"] = (name.strip(), penalty, names)
         else:
             rows[number] = (title, penalty, names)
     for letter, name in re.findall(r"Appendix ([A-Z]) \(([^)]+)\)", text):
@@ -485,8 +547,14 @@ def outline():
     return rows
 
 
-PENALTIES = {"—": "", "No Penalty": "no-penalty", "Warning": "warning", "Game Loss": "game-loss",
-             "Match Loss": "match-loss", "Disqualification": "disqualification"}
+PENALTIES = {
+    "—": "",
+    "No Penalty": "no-penalty",
+    "Warning": "warning",
+    "Game Loss": "game-loss",
+    "Match Loss": "match-loss",
+    "Disqualification": "disqualification",
+}
 
 
 def _initials(name):
@@ -532,8 +600,10 @@ def check_names(chapters, sections):
                 chapter_name = title.split(" — ", 1)[0]
                 allowed = {name, _initials(name), f"{_initials(chapter_name)}-{_initials(name)}"}
                 if value not in allowed and not in_seeds(value):
-                    problems.append(f"{doc.number}: the English {kind} {value!r} is neither in a seed nor the "
-                                    f"outline's name {name!r} or its initials")
+                    problems.append(
+                        f"{doc.number}: the English {kind} {value!r} is neither in a seed nor the "
+                        f"outline's name {name!r} or its initials"
+                    )
                 continue
             if not in_seeds(value):
                 problems.append(f"{doc.number}: the {code} {kind} {value!r} is in no seed")
@@ -541,14 +611,16 @@ def check_names(chapters, sections):
                 if not any(re.search(rf"(?<![\d.]){re.escape(doc.number)}\.?\s+{re.escape(value)}", s) for s in seeds):
                     problems.append(f"{doc.number}: no seed gives {value!r} as the name of {doc.number}")
             elif not any(value in k or k in value for k in known):
-                problems.append(f"{doc.number}: the {code} {kind} {value!r} is not a name the outline gives "
-                                f"{doc.number} ({known})")
+                problems.append(
+                    f"{doc.number}: the {code} {kind} {value!r} is not a name the outline gives {doc.number} ({known})"
+                )
     return problems
 
 
 def check_content(chapters, sections):
-    return (check_paragraphs(sections) + check_notes(sections) + check_sentences(sections)
-            + check_names(chapters, sections))
+    return (
+        check_paragraphs(sections) + check_notes(sections) + check_sentences(sections) + check_names(chapters, sections)
+    )
 
 
 # Checks of a rendered page
@@ -569,8 +641,9 @@ class Element:
                 yield from child.walk()
 
     def text(self, skip=()):
-        return "".join(c if isinstance(c, str) else ("" if set(c.classes) & set(skip) else c.text(skip))
-                       for c in self.children)
+        return "".join(
+            c if isinstance(c, str) else ("" if set(c.classes) & set(skip) else c.text(skip)) for c in self.children
+        )
 
     def tags(self, skip=()):
         for child in self.children:
@@ -611,8 +684,28 @@ def parse_html(html):
 
 
 # What a paragraph's text may render to: the seeds have no lists, headings or emphasis.
-FORBIDDEN = {"ul", "ol", "li", "em", "strong", "b", "i", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
-             "code", "pre", "hr", "br", "table", "img"}
+FORBIDDEN = {
+    "ul",
+    "ol",
+    "li",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "code",
+    "pre",
+    "hr",
+    "br",
+    "table",
+    "img",
+}
 LABELS = ("example-label", "missing-label", "column-name", "note-source")
 
 
@@ -692,10 +785,14 @@ def _check_page_notes(root, number, expected, languages):
         want = [(n.language, n.blocks) for n in expected.notes if n.paragraph == key]
         for note in notes:
             if note not in want:
-                problems.append(f"{number}: a note shown after {key} is not the seeds' commentary on it: "
-                                f"{note[1][0][:40] if note[1] else ''!r}")
+                problems.append(
+                    f"{number}: a note shown after {key} is not the seeds' commentary on it: "
+                    f"{note[1][0][:40] if note[1] else ''!r}"
+                )
     for note in expected.notes:
         if note.language in languages and (note.language, note.blocks) not in found.get(note.paragraph, []):
-            problems.append(f"{number}: the commentary on {note.paragraph} ({note.blocks[0][:30]!r}) is not shown "
-                            "as a note after it")
+            problems.append(
+                f"{number}: the commentary on {note.paragraph} ({note.blocks[0][:30]!r}) is not shown "
+                "as a note after it"
+            )
     return problems

@@ -25,7 +25,8 @@ class Node:
 
     def find_all(self, tag=None, class_=None, **attrs):
         return [
-            n for n in self.iter()
+            n
+            for n in self.iter()
             if (tag is None or n.tag == tag)
             and (class_ is None or class_ in n.classes)
             and all(n.attrs.get(k.rstrip("_")) == v for k, v in attrs.items())
@@ -45,7 +46,7 @@ class Node:
 
     def next_siblings(self):
         siblings = [c for c in self.parent.children if isinstance(c, Node)]
-        return siblings[siblings.index(self) + 1:]
+        return siblings[siblings.index(self) + 1 :]
 
 
 class _Builder(HTMLParser):

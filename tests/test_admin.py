@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
-from people import CONTENT, admin_form_data, client_for, editor, paragraph
 
 from ipgsite.ipg.models import Alias, Chapter, Note, Section
+from people import CONTENT, admin_form_data, client_for, editor, paragraph
 
 JQUERY_UI = "translations/vendor/jquery-ui/jquery-ui.min.js"
 
@@ -111,7 +111,7 @@ def test_export_writes_admin_edits_back_to_content_files(ipg, tmp_path):
     assert staff.post(url, data).status_code == 302
     call_command("exportcontent", str(tmp_path), verbosity=0)
     exported = (tmp_path / "sections" / "2.4.toml").read_text(encoding="utf-8")
-    block = exported[exported.index('key = "remedy-3"'):]
+    block = exported[exported.index('key = "remedy-3"') :]
     assert 'zh-hans = "测试用的译文。"' in block.split("[[paragraphs]]")[0]
     # Everything else is as content/ has it.
     assert (tmp_path / "sections" / "2.3.toml").read_bytes() == (CONTENT / "sections" / "2.3.toml").read_bytes()

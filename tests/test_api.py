@@ -31,7 +31,11 @@ def test_section_json_has_aligned_paragraphs_by_key_in_every_language_with_notes
     assert "闇の腹心" in example_c["text"]["ja"]
     assert example_c["missing"] == []
     assert example_c["notes"] == [
-        {"language": "ja", "source": "Japanese annotated edition", "body": {"en": None, "zh-hans": None, "ja": example_c["notes"][0]["body"]["ja"]}}
+        {
+            "language": "ja",
+            "source": "Japanese annotated edition",
+            "body": {"en": None, "zh-hans": None, "ja": example_c["notes"][0]["body"]["ja"]},
+        }
     ]
     assert example_c["notes"][0]["body"]["ja"].startswith("例(C)は")
 

@@ -2,11 +2,11 @@
 
 import pytest
 from django.conf import settings
-from test_releases_files import SECOND, edit_for_second_release
 
 from ipgsite.ipg.models import Paragraph
 from ipgsite.releases.files import load_releases
 from ipgsite.releases.snapshots import publish
+from test_releases_files import SECOND, edit_for_second_release
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}

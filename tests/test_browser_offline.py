@@ -7,10 +7,9 @@ from django.core.signals import request_started
 from django.utils.html import strip_tags
 from playwright.sync_api import expect
 
+from edits import write
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Paragraph, Section
-
-from edits import write
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +129,9 @@ def test_only_the_sites_own_files_are_saved_never_a_link_from_the_text(live_ipg,
 
     assert not [path for path in server_requests if "/admin" in path]
     assert not [url for url in asked if "/admin" in url]
-    saved = page.evaluate("async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)")
+    saved = page.evaluate(
+        "async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)"
+    )
     assert "/admin/" not in saved and "/static/../admin/" not in saved
     assert {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", ICON} <= set(saved)
 
@@ -199,6 +200,8 @@ def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
     page.reload()
     expect(status).not_to_have_attribute("data-version", saved_version, timeout=SAVING_TIMEOUT)
     expect(status).to_have_attribute("data-state", "ready", timeout=SAVING_TIMEOUT)
-    saved = page.evaluate("async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)")
+    saved = page.evaluate(
+        "async () => (await (await caches.open('ipg-pages')).keys()).map((r) => new URL(r.url).pathname)"
+    )
     assert "/static/css/site.0123456789ab.css" not in saved
     assert "/static/css/site.css" in saved

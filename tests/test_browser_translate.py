@@ -53,7 +53,12 @@ def test_a_japanese_translator_translates_2_4_and_is_refused_english(live_ipg, n
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     crafted = page.request.post(
         f"{live_ipg.url}/admin/translate/2.4/en/",
-        form={"csrfmiddlewaretoken": token, "p-definition-1-text": "Overwritten.", "p-definition-1-revision": "99", "save": "*"},
+        form={
+            "csrfmiddlewaretoken": token,
+            "p-definition-1-text": "Overwritten.",
+            "p-definition-1-revision": "99",
+            "save": "*",
+        },
     )
     assert crafted.status == 403
     page.goto(f"{live_ipg.url}/en/ipg/2.4/")

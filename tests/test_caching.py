@@ -11,10 +11,9 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.utils import translation
 
+from edits import delete, write
 from ipgsite.caching.middleware import PageCacheMiddleware
 from ipgsite.ipg.models import Paragraph
-
-from edits import delete, write
 
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
 PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ipg/2.3/"]
@@ -102,12 +101,17 @@ def test_loading_content_files_invalidates_the_pages(client, ipg, settings, tmp_
 
 def test_each_language_and_compare_choice_is_kept_apart(client, ipg):
     paragraph = example_c()
-    pages = {url: reader().get(url).content.decode() for url in ["/en/ipg/2.3/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,ja"]}
+    pages = {
+        url: reader().get(url).content.decode() for url in ["/en/ipg/2.3/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,ja"]
+    }
     for url in pages:
         assert reader().get(url)["X-Cache"] == "hit"
     assert paragraph.text_en[:40] in pages["/en/ipg/2.3/"] and paragraph.text_ja[:30] not in pages["/en/ipg/2.3/"]
     assert paragraph.text_ja[:30] in pages["/ja/ipg/2.3/"] and paragraph.text_en[:40] not in pages["/ja/ipg/2.3/"]
-    assert paragraph.text_en[:40] in pages["/en/ipg/2.3/?langs=en,ja"] and paragraph.text_ja[:30] in pages["/en/ipg/2.3/?langs=en,ja"]
+    assert (
+        paragraph.text_en[:40] in pages["/en/ipg/2.3/?langs=en,ja"]
+        and paragraph.text_ja[:30] in pages["/en/ipg/2.3/?langs=en,ja"]
+    )
 
 
 def test_a_cached_compare_page_still_remembers_the_readers_choice(client, ipg):
@@ -165,7 +169,9 @@ def test_a_deployment_is_told_to_share_its_cache(settings):
 
 
 def test_many_distinct_searches_neither_fill_the_cache_nor_push_pages_out(client, ipg, settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20}}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20}}
+    }
     assert reader().get("/en/ipg/2.3/")["X-Cache"] == "miss"
     assert kept("/en/ipg/2.3/") is not None
     for number in range(40):
@@ -188,7 +194,9 @@ def test_search_still_answers_and_revalidates_without_being_kept(client, ipg):
     assert kept(url) is None
 
 
-@pytest.mark.parametrize("query", ["?&", "?&&", "?penalty=warning&", "?penalty=warning&penalty=warning", "?penalty=%77arning"])
+@pytest.mark.parametrize(
+    "query", ["?&", "?&&", "?penalty=warning&", "?penalty=warning&penalty=warning", "?penalty=%77arning"]
+)
 def test_odd_spellings_of_a_query_are_served_but_not_kept(client, ipg, query):
     url = "/en/penalties/" + query
     response = reader().get(url)
@@ -215,7 +223,9 @@ def test_made_up_compare_cookies_share_one_entry(client, ipg):
         assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=en,ja"
 
 
-@pytest.mark.parametrize("hosts,warned", [(["*"], True), ([".example.org"], True), (["ipg.example.org", "127.0.0.1"], False)])
+@pytest.mark.parametrize(
+    "hosts,warned", [(["*"], True), ([".example.org"], True), (["ipg.example.org", "127.0.0.1"], False)]
+)
 def test_a_deployment_is_told_when_any_host_name_would_be_kept(settings, hosts, warned):
     settings.ALLOWED_HOSTS = hosts
     assert ("caching.W002" in [m.id for m in run_checks(include_deployment_checks=True)]) is warned

@@ -3,7 +3,6 @@
 import pytest
 
 from ipgsite.ipg.models import Paragraph
-
 from pages import parse
 
 THREE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
@@ -61,7 +60,7 @@ def test_choosing_one_language_forgets_the_comparison(client, ipg):
 def test_one_other_language_under_this_interface(client, ipg):
     html = client.get("/en/ipg/2.3/?langs=ja").content.decode()
     assert cells(html, "example-c")[0][1] == "ja"
-    assert "<html lang=\"en\">" in html
+    assert '<html lang="en">' in html
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,11 @@ def snapshot():
         sorted(Chapter.objects.values_list("number", "order", "title_en", "title_zh_hans", "title_ja")),
         sorted(Section.objects.values_list("number", "title_en", "penalty", "order")),
         sorted(Paragraph.objects.values_list("section__number", "key", "order", "text_en", "text_zh_hans", "text_ja")),
-        sorted(Note.objects.values_list("paragraph__key", "order", "language", "source", "body_en", "body_zh_hans", "body_ja")),
+        sorted(
+            Note.objects.values_list(
+                "paragraph__key", "order", "language", "source", "body_en", "body_zh_hans", "body_ja"
+            )
+        ),
         sorted(Alias.objects.values_list("section__number", "name", "language", "former")),
     )
 
@@ -37,7 +41,9 @@ def test_load_then_export_reproduces_content_byte_for_byte(ipg, tmp_path):
     assert comparison.left_only == comparison.right_only == []
     for directory in (settings.CONTENT_DIR, settings.CONTENT_DIR / "sections"):
         names = [p.name for p in directory.iterdir() if p.is_file()]
-        match, mismatch, errors = filecmp.cmpfiles(directory, out / directory.relative_to(settings.CONTENT_DIR), names, shallow=False)
+        match, mismatch, errors = filecmp.cmpfiles(
+            directory, out / directory.relative_to(settings.CONTENT_DIR), names, shallow=False
+        )
         assert mismatch == errors == []
         assert len(match) == len(names)
 
@@ -55,7 +61,11 @@ def test_the_whole_outline_is_loaded(ipg):
     assert Section.objects.infractions().count() == 23
     assert list(Section.objects.with_text().values_list("number", flat=True)) == ["2.1", "2.3", "2.4"]
     hidden = Section.objects.get(number="2.3")
-    assert (hidden.title_en, hidden.title_zh_hans, hidden.penalty) == ("Game Play Error — Hidden Card Error", "非公开牌张失误", "warning")
+    assert (hidden.title_en, hidden.title_zh_hans, hidden.penalty) == (
+        "Game Play Error — Hidden Card Error",
+        "非公开牌张失误",
+        "warning",
+    )
     assert Section.objects.get(number="4.8").title_ja == "非紳士的行為 ― 故意の違反"
     assert Section.objects.get(number="2.1").penalty == "no-penalty"
     assert Section.objects.get(number="4.5").penalty == "disqualification"
@@ -137,7 +147,7 @@ def test_a_file_named_after_another_section_is_refused(ipg, content):
 
 
 def test_not_utf8_is_refused(ipg, content):
-    (content / "sections" / "2.4.toml").write_bytes("number = \"2.4\"\n# \xff".encode("latin-1"))
+    (content / "sections" / "2.4.toml").write_bytes('number = "2.4"\n# \xff'.encode("latin-1"))
     with pytest.raises(CommandError, match="2.4.toml: not UTF-8"):
         call_command("loadcontent", str(content), stdout=StringIO())
 
@@ -172,7 +182,9 @@ def test_checkcontent_fails_on_structural_errors(db, content):
 
 def test_a_name_can_belong_to_one_section_only(ipg, content):
     path = content / "sections" / "2.2.toml"
-    path.write_text(path.read_text().replace("[title]", '[former_names]\nzh-hans = ["游戏行动失误~额外抓牌"]\n\n[title]', 1))
+    path.write_text(
+        path.read_text().replace("[title]", '[former_names]\nzh-hans = ["游戏行动失误~额外抓牌"]\n\n[title]', 1)
+    )
     with pytest.raises(CommandError, match="游戏行动失误~额外抓牌' is already an alias of section 2"):
         call_command("loadcontent", str(content), stdout=StringIO())
 
@@ -193,187 +205,279 @@ NUL = "\\u0000"
 # None for a key that is missing from the top of the file, where no line is to blame.
 WRONG = {
     "paragraphs = [1]": (
-        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = [1]'),
-        "paragraph 1 must be a [[paragraphs]] table, not 1", "paragraphs = [1]",
+        "3.1",
+        _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = [1]'),
+        "paragraph 1 must be a [[paragraphs]] table, not 1",
+        "paragraphs = [1]",
     ),
     "notes = [1]": (
-        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nnotes = [1]'),
-        "note 1 must be a [[notes]] table, not 1", "notes = [1]",
+        "3.1",
+        _replace('penalty = "game-loss"', 'penalty = "game-loss"\nnotes = [1]'),
+        "note 1 must be a [[notes]] table, not 1",
+        "notes = [1]",
     ),
     "chapters = 5": (
-        "chapters", lambda t: "chapters = 5\n",
-        "chapters must be written as [[chapters]] tables, not 5", "chapters = 5",
+        "chapters",
+        lambda t: "chapters = 5\n",
+        "chapters must be written as [[chapters]] tables, not 5",
+        "chapters = 5",
     ),
     "chapters = [1]": (
-        "chapters", lambda t: "chapters = [1]\n",
-        "chapter 1 must be a [[chapters]] table, not 1", "chapters = [1]",
+        "chapters",
+        lambda t: "chapters = [1]\n",
+        "chapter 1 must be a [[chapters]] table, not 1",
+        "chapters = [1]",
     ),
     "a string where paragraphs are expected": (
-        "3.1", _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = "text"'),
-        "paragraphs must be written as [[paragraphs]] tables, not the string 'text'", 'paragraphs = "text"',
+        "3.1",
+        _replace('penalty = "game-loss"', 'penalty = "game-loss"\nparagraphs = "text"'),
+        "paragraphs must be written as [[paragraphs]] tables, not the string 'text'",
+        'paragraphs = "text"',
     ),
     "a table where a string is expected": (
-        "2.3", _replace('chapter = "2"', 'chapter = { number = "2" }'),
-        "chapter must be a non-empty string, not a table", 'chapter = { number = "2" }',
+        "2.3",
+        _replace('chapter = "2"', 'chapter = { number = "2" }'),
+        "chapter must be a non-empty string, not a table",
+        'chapter = { number = "2" }',
     ),
     "a table where a text is expected": (
-        "2.3", _replace('key = "example-a"\npart = "example"\nen = ', 'key = "example-a"\npart = "example"\nen.text = '),
-        "paragraph 'example-a': the en text must be a string, not a table", "en.text = ",
+        "2.3",
+        _replace('key = "example-a"\npart = "example"\nen = ', 'key = "example-a"\npart = "example"\nen.text = '),
+        "paragraph 'example-a': the en text must be a string, not a table",
+        "en.text = ",
     ),
     "bullet = 'yes'": (
-        "2.3", _replace('part = "example"', 'part = "example"\nbullet = "yes"'),
-        "bullet must be true or false", 'bullet = "yes"',
+        "2.3",
+        _replace('part = "example"', 'part = "example"\nbullet = "yes"'),
+        "bullet must be true or false",
+        'bullet = "yes"',
     ),
     "order = '3'": (
-        "2.3", _replace("order = 23", 'order = "3"'),
-        "order must be a whole number from 0 to 2147483647, not the string '3'", 'order = "3"',
+        "2.3",
+        _replace("order = 23", 'order = "3"'),
+        "order must be a whole number from 0 to 2147483647, not the string '3'",
+        'order = "3"',
     ),
     "order = 2**31": (
-        "2.3", _replace("order = 23", "order = 2147483648"),
-        "order must be a whole number from 0 to 2147483647, not 2147483648", "order = 2147483648",
+        "2.3",
+        _replace("order = 23", "order = 2147483648"),
+        "order must be a whole number from 0 to 2147483647, not 2147483648",
+        "order = 2147483648",
     ),
     "a negative order": (
-        "2.3", _replace("order = 23", "order = -1"),
-        "order must be a whole number from 0 to 2147483647, not -1", "order = -1",
+        "2.3",
+        _replace("order = 23", "order = -1"),
+        "order must be a whole number from 0 to 2147483647, not -1",
+        "order = -1",
     ),
     "a fractional order": (
-        "2.3", _replace("order = 23", "order = 23.5"),
-        "order must be a whole number from 0 to 2147483647, not 23.5", "order = 23.5",
+        "2.3",
+        _replace("order = 23", "order = 23.5"),
+        "order must be a whole number from 0 to 2147483647, not 23.5",
+        "order = 23.5",
     ),
     "a chapter's order = 2**31": (
-        "chapters", _replace("order = 2\n", "order = 2147483648\n"),
-        "chapter '2': order must be a whole number from 0 to 2147483647, not 2147483648", "order = 2147483648",
+        "chapters",
+        _replace("order = 2\n", "order = 2147483648\n"),
+        "chapter '2': order must be a whole number from 0 to 2147483647, not 2147483648",
+        "order = 2147483648",
     ),
     "a chapter's negative order": (
-        "chapters", _replace("order = 2\n", "order = -2\n"),
-        "chapter '2': order must be a whole number from 0 to 2147483647, not -2", "order = -2",
+        "chapters",
+        _replace("order = 2\n", "order = -2\n"),
+        "chapter '2': order must be a whole number from 0 to 2147483647, not -2",
+        "order = -2",
     ),
     "aliases = ['x']": (
         "2.3",
         lambda t: _replace('[aliases]\nen = ["Hidden Card Error", "HCE"]\nja = ["非公開カードに関する誤り"]\n', "")(
             _replace("order = 23", 'order = 23\naliases = ["x"]')(t)
         ),
-        "[aliases] must be a table of lists of names by language, not an array", 'aliases = ["x"]',
+        "[aliases] must be a table of lists of names by language, not an array",
+        'aliases = ["x"]',
     ),
     "an alias that is not a string": (
-        "2.3", _replace('en = ["Hidden Card Error", "HCE"]', 'en = ["Hidden Card Error", 1]'),
-        "[aliases] en must be a list of non-empty strings", 'en = ["Hidden Card Error", 1]',
+        "2.3",
+        _replace('en = ["Hidden Card Error", "HCE"]', 'en = ["Hidden Card Error", 1]'),
+        "[aliases] en must be a list of non-empty strings",
+        'en = ["Hidden Card Error", 1]',
     ),
     "a former name given as a string, not a list": (
-        "2.3", _replace('zh-hans = ["游戏行动失误~额外抓牌"]', 'zh-hans = "游戏行动失误~额外抓牌"'),
-        "[former_names] zh-hans must be a list of non-empty strings", 'zh-hans = "游戏行动失误~额外抓牌"',
+        "2.3",
+        _replace('zh-hans = ["游戏行动失误~额外抓牌"]', 'zh-hans = "游戏行动失误~额外抓牌"'),
+        "[former_names] zh-hans must be a list of non-empty strings",
+        'zh-hans = "游戏行动失误~额外抓牌"',
     ),
     "a title that is a number": (
-        "2.3", _replace('ja = "ゲーム上の誤り ─ 非公開カードに関する誤り"', "ja = 5"),
-        "[title]: the ja text must be a string, not 5", "ja = 5",
+        "2.3",
+        _replace('ja = "ゲーム上の誤り ─ 非公開カードに関する誤り"', "ja = 5"),
+        "[title]: the ja text must be a string, not 5",
+        "ja = 5",
     ),
     "a chapter title that is a list": (
-        "chapters", _replace('ja = "ゲーム上の誤り"', 'ja = ["ゲーム上の誤り"]'),
-        "chapter '2': the ja text must be a string, not an array", 'ja = ["ゲーム上の誤り"]',
+        "chapters",
+        _replace('ja = "ゲーム上の誤り"', 'ja = ["ゲーム上の誤り"]'),
+        "chapter '2': the ja text must be a string, not an array",
+        'ja = ["ゲーム上の誤り"]',
     ),
     "a note's source that is a number": (
-        "2.3", _replace('source = "Japanese annotated edition"', "source = 1"),
-        "source must be a non-empty string, not 1", "source = 1",
+        "2.3",
+        _replace('source = "Japanese annotated edition"', "source = 1"),
+        "source must be a non-empty string, not 1",
+        "source = 1",
     ),
     "a section number over 16 characters": (
-        "2.3 as 1.123456789012345", _replace('number = "2.3"', 'number = "1.123456789012345"'),
-        "number '1.123456789012345' is 17 characters long; at most 16 fit", 'number = "1.123456789012345"',
+        "2.3 as 1.123456789012345",
+        _replace('number = "2.3"', 'number = "1.123456789012345"'),
+        "number '1.123456789012345' is 17 characters long; at most 16 fit",
+        'number = "1.123456789012345"',
     ),
     "a title over 200 characters": (
-        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', f'en = "{LONG}"'),
-        "[title]: the en text is 201 characters long; at most 200 fit", f'en = "{LONG}"',
+        "2.3",
+        _replace('en = "Game Play Error — Hidden Card Error"', f'en = "{LONG}"'),
+        "[title]: the en text is 201 characters long; at most 200 fit",
+        f'en = "{LONG}"',
     ),
     "a chapter title over 200 characters": (
-        "chapters", _replace('en = "Game Play Errors"', f'en = "{LONG}"'),
-        "chapter '2': the en text is 201 characters long; at most 200 fit", f'en = "{LONG}"',
+        "chapters",
+        _replace('en = "Game Play Errors"', f'en = "{LONG}"'),
+        "chapter '2': the en text is 201 characters long; at most 200 fit",
+        f'en = "{LONG}"',
     ),
     "a chapter number over 16 characters": (
-        "chapters", _replace('number = "1"', 'number = "12345678901234567"'),
-        "a chapter's number '12345678901234567' is 17 characters long; at most 16 fit", 'number = "12345678901234567"',
+        "chapters",
+        _replace('number = "1"', 'number = "12345678901234567"'),
+        "a chapter's number '12345678901234567' is 17 characters long; at most 16 fit",
+        'number = "12345678901234567"',
     ),
     "a key over 64 characters": (
-        "2.3", _replace('key = "example-a"', f'key = "{"a" * 65}"'),
-        f"paragraph key '{'a' * 65}' is 65 characters long; at most 64 fit", f'key = "{"a" * 65}"',
+        "2.3",
+        _replace('key = "example-a"', f'key = "{"a" * 65}"'),
+        f"paragraph key '{'a' * 65}' is 65 characters long; at most 64 fit",
+        f'key = "{"a" * 65}"',
     ),
     "an alias over 200 characters": (
-        "2.3", _replace('"HCE"]', f'"{LONG}"]'),
-        "[aliases] en: the name 'xxxxxxxx", f'en = ["Hidden Card Error", "{LONG}"]',
+        "2.3",
+        _replace('"HCE"]', f'"{LONG}"]'),
+        "[aliases] en: the name 'xxxxxxxx",
+        f'en = ["Hidden Card Error", "{LONG}"]',
     ),
     "a source over 200 characters": (
-        "2.3", _replace('source = "Japanese annotated edition"', f'source = "{LONG}"'),
-        "source is 201 characters long; at most 200 fit", f'source = "{LONG}"',
+        "2.3",
+        _replace('source = "Japanese annotated edition"', f'source = "{LONG}"'),
+        "source is 201 characters long; at most 200 fit",
+        f'source = "{LONG}"',
     ),
     "the same alias twice in a section": (
-        "2.3", _replace('"HCE"]', '"HCE", "HCE"]'),
-        "the en name 'HCE' is listed twice in [aliases]", 'en = ["Hidden Card Error", "HCE", "HCE"]',
+        "2.3",
+        _replace('"HCE"]', '"HCE", "HCE"]'),
+        "the en name 'HCE' is listed twice in [aliases]",
+        'en = ["Hidden Card Error", "HCE", "HCE"]',
     ),
     "the same name as an alias and a former name": (
-        "2.3", _replace('[former_names]\n', '[former_names]\nen = ["HCE"]\n'),
-        "the en name 'HCE' is both in [aliases] and in [former_names]", 'en = ["HCE"]',
+        "2.3",
+        _replace("[former_names]\n", '[former_names]\nen = ["HCE"]\n'),
+        "the en name 'HCE' is both in [aliases] and in [former_names]",
+        'en = ["HCE"]',
     ),
     "an alias of another section": (
-        "3.1", _replace('en = ["Tardiness"]', 'en = ["Tardiness", "HCE"]'),
-        "the en name 'HCE' is already an alias of section 2.3", 'en = ["Tardiness", "HCE"]',
+        "3.1",
+        _replace('en = ["Tardiness"]', 'en = ["Tardiness", "HCE"]'),
+        "the en name 'HCE' is already an alias of section 2.3",
+        'en = ["Tardiness", "HCE"]',
     ),
     "a key ending in a line break": (
-        "2.3", _replace('key = "example-b"', 'key = "example-b\\n"'),
-        "paragraph key 'example-b\\n' must be lowercase letters and digits joined by hyphens", 'key = "example-b\\n"',
+        "2.3",
+        _replace('key = "example-b"', 'key = "example-b\\n"'),
+        "paragraph key 'example-b\\n' must be lowercase letters and digits joined by hyphens",
+        'key = "example-b\\n"',
     ),
     "a section number ending in a line break": (
-        "2.3", _replace('number = "2.3"', 'number = "2.3\\n"'),
-        "section number '2.3\\n' should look like 2.3", 'number = "2.3\\n"',
+        "2.3",
+        _replace('number = "2.3"', 'number = "2.3\\n"'),
+        "section number '2.3\\n' should look like 2.3",
+        'number = "2.3\\n"',
     ),
     "an unknown chapter": (
-        "2.3", _replace('chapter = "2"', 'chapter = "9"'),
-        "unknown chapter '9'", 'chapter = "9"',
+        "2.3",
+        _replace('chapter = "2"', 'chapter = "9"'),
+        "unknown chapter '9'",
+        'chapter = "9"',
     ),
     "an order another section has": (
-        "2.4", _replace("order = 24", "order = 23"),
-        "order 23 is already used by section 2.3", "order = 23",
+        "2.4",
+        _replace("order = 24", "order = 23"),
+        "order 23 is already used by section 2.3",
+        "order = 23",
     ),
     "a paragraph without a part": (
-        "2.3", _replace('part = "definition"\n', ""),
-        "paragraph 'definition-1': part is missing; expected one of", "[[paragraphs]]",
+        "2.3",
+        _replace('part = "definition"\n', ""),
+        "paragraph 'definition-1': part is missing; expected one of",
+        "[[paragraphs]]",
     ),
     "a note without a language": (
-        "2.3", _replace('language = "ja"\n', ""),
-        "note on 'definition-1': language is missing; expected one of", "[[notes]]",
+        "2.3",
+        _replace('language = "ja"\n', ""),
+        "note on 'definition-1': language is missing; expected one of",
+        "[[notes]]",
     ),
     "a section without an order": (
-        "2.3", _replace("order = 23\n", ""),
-        "order is missing; it must be a whole number from 0 to 2147483647", None,
+        "2.3",
+        _replace("order = 23\n", ""),
+        "order is missing; it must be a whole number from 0 to 2147483647",
+        None,
     ),
     "a section without a title": (
-        "2.3", _replace('[title]\nen = "Game Play Error — Hidden Card Error"\nzh-hans = "非公开牌张失误"\nja = "ゲーム上の誤り ─ 非公開カードに関する誤り"\n', ""),
-        "[title] is missing; it must be a table with the title in each language, at least en", None,
+        "2.3",
+        _replace(
+            '[title]\nen = "Game Play Error — Hidden Card Error"\nzh-hans = "非公开牌张失误"\nja = "ゲーム上の誤り ─ 非公開カードに関する誤り"\n',
+            "",
+        ),
+        "[title] is missing; it must be a table with the title in each language, at least en",
+        None,
     ),
     "a NUL in a paragraph's text": (
-        "2.3", _replace('en = "A player commits an error', f'en = "A player{NUL} commits an error'),
-        "paragraph 'definition-1': the en text contains a NUL character", f'en = "A player{NUL} commits',
+        "2.3",
+        _replace('en = "A player commits an error', f'en = "A player{NUL} commits an error'),
+        "paragraph 'definition-1': the en text contains a NUL character",
+        f'en = "A player{NUL} commits',
     ),
     "a NUL in a note": (
-        "2.3", _replace('ja = "〔ゲーム上の誤り〕の大半が', f'ja = "{NUL}〔ゲーム上の誤り〕の大半が'),
-        "note on 'definition-1': the ja text contains a NUL character", f'ja = "{NUL}〔ゲーム上の誤り〕',
+        "2.3",
+        _replace('ja = "〔ゲーム上の誤り〕の大半が', f'ja = "{NUL}〔ゲーム上の誤り〕の大半が'),
+        "note on 'definition-1': the ja text contains a NUL character",
+        f'ja = "{NUL}〔ゲーム上の誤り〕',
     ),
     "a NUL in a title": (
-        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', f'en = "Game Play Error{NUL}"'),
-        "[title]: the en text contains a NUL character", f'en = "Game Play Error{NUL}"',
+        "2.3",
+        _replace('en = "Game Play Error — Hidden Card Error"', f'en = "Game Play Error{NUL}"'),
+        "[title]: the en text contains a NUL character",
+        f'en = "Game Play Error{NUL}"',
     ),
     "a NUL in an alias": (
-        "2.3", _replace('"HCE"]', f'"HCE{NUL}"]'),
-        "[aliases] en: the name 'HCE\\x00' contains a NUL character", f'en = ["Hidden Card Error", "HCE{NUL}"]',
+        "2.3",
+        _replace('"HCE"]', f'"HCE{NUL}"]'),
+        "[aliases] en: the name 'HCE\\x00' contains a NUL character",
+        f'en = ["Hidden Card Error", "HCE{NUL}"]',
     ),
     "a NUL in a source": (
-        "2.3", _replace('source = "Japanese annotated edition"', f'source = "Japanese{NUL}"'),
-        "source contains a NUL character", f'source = "Japanese{NUL}"',
+        "2.3",
+        _replace('source = "Japanese annotated edition"', f'source = "Japanese{NUL}"'),
+        "source contains a NUL character",
+        f'source = "Japanese{NUL}"',
     ),
     "a NUL in a chapter title": (
-        "chapters", _replace('en = "Game Play Errors"', f'en = "Game Play Errors{NUL}"'),
-        "chapter '2': the en text contains a NUL character", f'en = "Game Play Errors{NUL}"',
+        "chapters",
+        _replace('en = "Game Play Errors"', f'en = "Game Play Errors{NUL}"'),
+        "chapter '2': the en text contains a NUL character",
+        f'en = "Game Play Errors{NUL}"',
     ),
     "a lone surrogate": (
-        "2.3", _replace('en = "Game Play Error — Hidden Card Error"', 'en = "Game Play Error \\ud800"'),
-        "TOML syntax error: Escaped character is not a Unicode scalar value", 'en = "Game Play Error \\ud800"',
+        "2.3",
+        _replace('en = "Game Play Error — Hidden Card Error"', 'en = "Game Play Error \\ud800"'),
+        "TOML syntax error: Escaped character is not a Unicode scalar value",
+        'en = "Game Play Error \\ud800"',
     ),
 }
 
@@ -454,7 +558,9 @@ def test_a_content_directory_with_no_section_files_is_refused(ipg, content):
     for path in (content / "sections").glob("*.toml"):
         path.unlink()
     before = snapshot()
-    with pytest.raises(CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: no section files"):
+    with pytest.raises(
+        CommandError, match=rf"Nothing was loaded. {re.escape(str(content / 'sections'))}: no section files"
+    ):
         call_command("loadcontent", str(content), stdout=StringIO())
     assert snapshot() == before
 

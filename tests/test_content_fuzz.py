@@ -17,7 +17,9 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import transaction
-from hypothesis import HealthCheck, event, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, event, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from ipgsite.ipg.contentfiles import (
     ContentError,
@@ -190,7 +192,11 @@ def to_toml(data, multiline):
         lines += ["", f"[{_toml_key(key)}]", *(f"{_toml_key(k)} = {_inline(v, multiline)}" for k, v in value.items())]
     for key, value in arrays:
         for table in value:
-            lines += ["", f"[[{_toml_key(key)}]]", *(f"{_toml_key(k)} = {_inline(v, multiline)}" for k, v in table.items())]
+            lines += [
+                "",
+                f"[[{_toml_key(key)}]]",
+                *(f"{_toml_key(k)} = {_inline(v, multiline)}" for k, v in table.items()),
+            ]
     return "\n".join(lines) + "\n"
 
 

@@ -3,12 +3,11 @@ and every section lists what mentions it."""
 
 import pytest
 from django.core.management import call_command
-from pages import parse
-
-from ipgsite.crosslinks.models import Link
-from ipgsite.ipg.models import Alias, Note, Paragraph, Section
 
 from edits import add_note, change, delete, write
+from ipgsite.crosslinks.models import Link
+from ipgsite.ipg.models import Alias, Paragraph, Section
+from pages import parse
 
 PHONE = {"width": 390, "height": 844}
 
@@ -26,8 +25,6 @@ def xrefs(node):
 
 def paragraph(number, key):
     return Paragraph.objects.get(section__number=number, key=key)
-
-
 
 
 # Mentions in the seeded content, in each language

@@ -207,8 +207,11 @@ MUTATIONS = [
     ("2.3", sentence_copied_into_another_paragraph, ["2 times, the seed has it 1"]),
     ("2.3", swapped_examples, ["example-b: en differs", "example-c: zh-hans differs", "example-b: ja differs"]),
     ("2.3", swapped_example_rows, ["paragraphs in content/ are"]),
-    ("2.3", paragraph_moved_to_another_part, ["part 'additional-remedy', the seeds put it under 'philosophy'",
-                                              "paragraphs in content/ are"]),
+    (
+        "2.3",
+        paragraph_moved_to_another_part,
+        ["part 'additional-remedy', the seeds put it under 'philosophy'", "paragraphs in content/ are"],
+    ),
     ("2.4", paragraph_relabelled_to_another_part, ["part 'definition', the seeds put it under 'philosophy'"]),
     ("2.1", lost_bullet, ["definition-4: bullet is False"]),
     ("2.1", bullet_added, ["definition-5: bullet is True"]),
@@ -243,6 +246,7 @@ def test_each_wrong_edit_is_reported(copy_of_content, number, change, reports):
 
 def test_a_sentence_counts_per_language_not_across_seeds(copy_of_content):
     """2.3's English is in seeds 000 and 003: content holds each English sentence once, not twice."""
+
     def doubled(doc):
         doc.paragraphs[0].texts["en"] += " " + doc.paragraphs[0].texts["en"]
 
@@ -252,13 +256,21 @@ def test_a_sentence_counts_per_language_not_across_seeds(copy_of_content):
 
 
 RENDERED = [
-    ("2.3", "en", stray_asterisk_list, ["example-d (en): rendered with <li>", "example-d (en): rendered with <ul>",
-                                        "rendered as 0 paragraphs"]),
+    (
+        "2.3",
+        "en",
+        stray_asterisk_list,
+        ["example-d (en): rendered with <li>", "example-d (en): rendered with <ul>", "rendered as 0 paragraphs"],
+    ),
     ("2.3", "en", stray_asterisk_emphasis, ["example-e (en): rendered with <em>"]),
     ("2.3", "en", swapped_examples, ["2.3 example-b (en): shown as", "2.3 example-c (en): shown as"]),
     ("2.3", "ja", note_made_official_text, ["example-c (ja): shown as", "the commentary on example-c"]),
-    ("2.3", "zh-hans", paragraph_moved_to_another_part, ["philosophy-3: shown in part-additional-remedy",
-                                                         "the page shows paragraphs"]),
+    (
+        "2.3",
+        "zh-hans",
+        paragraph_moved_to_another_part,
+        ["philosophy-3: shown in part-additional-remedy", "the page shows paragraphs"],
+    ),
     ("2.1", "ja", lost_bullet, ["definition-4: shown without a bullet"]),
     ("2.3", "ja", note_moved_to_another_paragraph, ["a note shown after example-d is not the seeds' commentary"]),
 ]

@@ -1,9 +1,8 @@
 """Every change to text or notes is recorded (who, when, before, after), viewable per paragraph, revertible."""
 
-from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
-
 from ipgsite.ipg.models import Note
 from ipgsite.translations.models import Change
+from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 
 def save(client, number, code, key, text):
@@ -20,7 +19,10 @@ def test_a_translators_save_is_recorded_with_who_when_before_and_after(ipg):
     save(client, "2.4", "ja", "example-c", "（試験）一回目。")
     save(client, "2.4", "ja", "example-c", "（試験）二回目。")
     changes = list(Change.objects.of_text(paragraph("2.4", "example-c"), "ja").order_by("pk"))
-    assert [(c.user, c.before, c.after) for c in changes] == [(user, "", "（試験）一回目。"), (user, "（試験）一回目。", "（試験）二回目。")]
+    assert [(c.user, c.before, c.after) for c in changes] == [
+        (user, "", "（試験）一回目。"),
+        (user, "（試験）一回目。", "（試験）二回目。"),
+    ]
     assert changes[0].at <= changes[1].at and changes[0].revision < changes[1].revision
 
     page = client.get("/admin/translate/2.4/history/example-c/").content.decode()

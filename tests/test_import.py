@@ -4,12 +4,11 @@ import re
 
 import pytest
 from django.core.management import call_command
-from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
-
-from ipgsite.ipg.models import Section
-from ipgsite.translations.importing import align
 
 from edits import write
+from ipgsite.ipg.models import Section
+from ipgsite.translations.importing import align
+from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
 
@@ -48,7 +47,11 @@ def test_seed_002_without_headings_aligns_to_the_keys_of_2_4(ipg):
     assert [row.paragraph.key for row in alignment.rows] == keys_in_order("2.4")
     assert all(p.kind == "same" for row in alignment.rows for p in row.proposals)
     assert [row.paragraph.key for row in alignment.rows if alignment.proposal(row.paragraph.key, "zh-hans")] == [
-        "definition-1", "example-a", "example-b", "example-c", "example-d",
+        "definition-1",
+        "example-a",
+        "example-b",
+        "example-c",
+        "example-d",
     ]
     # The site chrome before the title (updates, navigation with 2.3's former name) is not content.
     every_text = " ".join(p.imported for row in alignment.rows for p in row.proposals)
@@ -58,7 +61,10 @@ def test_seed_002_without_headings_aligns_to_the_keys_of_2_4(ipg):
 def test_importing_000_and_002_reproduces_content_for_2_3_and_2_4(ipg, tmp_path):
     # Take the Chinese away, then get it back from the seeds through the import page.
     staff = client_for(editor())
-    for p in paragraph("2.3", "definition-1").section.paragraphs.all() | paragraph("2.4", "definition-1").section.paragraphs.all():
+    for p in (
+        paragraph("2.3", "definition-1").section.paragraphs.all()
+        | paragraph("2.4", "definition-1").section.paragraphs.all()
+    ):
         write(p.section.number, p.key, "zh-hans", "")
     for number, prefix in (("2.3", "000"), ("2.4", "002")):
         url = f"/admin/translate/{number}/import/"
@@ -72,7 +78,9 @@ def test_importing_000_and_002_reproduces_content_for_2_3_and_2_4(ipg, tmp_path)
         assert response.status_code == 302, response.content.decode()[:3000]
     call_command("exportcontent", str(tmp_path), verbosity=0)
     for number in ("2.3", "2.4"):
-        assert (tmp_path / "sections" / f"{number}.toml").read_bytes() == (CONTENT / "sections" / f"{number}.toml").read_bytes()
+        assert (tmp_path / "sections" / f"{number}.toml").read_bytes() == (
+            CONTENT / "sections" / f"{number}.toml"
+        ).read_bytes()
 
 
 def test_seed_003_plain_english_maps_split_paragraphs_onto_existing_keys_and_shows_changes(ipg):
@@ -99,7 +107,9 @@ def test_the_import_page_shows_the_proposal_before_saving_anything(ipg):
     assert [p.text_en for p in Section.objects.get(number="2.3").paragraphs.all()] == before
 
 
-@pytest.mark.parametrize("raw", ["", "   \n\n", "2.5 Game Rule Violation\n\nSomething else entirely.", "\x00😀\u200f" * 10, "A." * 5000])
+@pytest.mark.parametrize(
+    "raw", ["", "   \n\n", "2.5 Game Rule Violation\n\nSomething else entirely.", "\x00😀\u200f" * 10, "A." * 5000]
+)
 def test_any_paste_gets_a_page_not_an_error(ipg, raw):
     staff = client_for(editor())
     response = staff.post("/admin/translate/2.3/import/", {"raw": raw, "cjk": "auto", "propose": "1"})

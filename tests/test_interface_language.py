@@ -13,7 +13,9 @@ from pages import parse
         ("ja", "定義", "例", "警告", "注釈をすべて表示"),
     ],
 )
-def test_part_headings_penalties_and_buttons_are_translated(client, ipg, code, definition, examples, warning, show_notes):
+def test_part_headings_penalties_and_buttons_are_translated(
+    client, ipg, code, definition, examples, warning, show_notes
+):
     page = parse(client.get(f"/{code}/ipg/2.3/").content)
     assert page.find("h2", id="part-definition-title").text() == definition
     assert page.find("h2", id="part-example-title").text() == examples
@@ -26,7 +28,10 @@ def test_penalty_names_on_the_quick_reference(client, ipg):
     labels = {badge.text() for badge in page.find_all("span", class_="penalty")}
     assert {"警告", "ゲームの敗北", "マッチの敗北", "失格", "懲罰なし"} <= labels
     page = parse(client.get("/zh-hans/penalties/?penalty=game-loss").content)
-    assert [a.text() for a in page.find("table").find_all("a")] == ["3.1 Tournament Error — Tardiness EN", "3.4 Tournament Error — Decklist Problem EN"]
+    assert [a.text() for a in page.find("table").find_all("a")] == [
+        "3.1 Tournament Error — Tardiness EN",
+        "3.4 Tournament Error — Decklist Problem EN",
+    ]
 
 
 def test_no_prefix_redirects_by_cookie_then_accept_language(client, ipg):

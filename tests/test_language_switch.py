@@ -17,7 +17,11 @@ def switch(client, code, target, **headers):
         ("/ja/ipg/A/", "en", "/en/ipg/A/"),
         ("/zh-hans/ipg/2.4/?langs=zh-hans,en", "ja", "/ja/ipg/2.4/?langs=zh-hans,en"),
         ("/ja/penalties/?penalty=game-loss", "zh-hans", "/zh-hans/penalties/?penalty=game-loss"),
-        ("/en/search/?q=%E8%AD%A6%E5%91%8A&language=ja&page=2", "zh-hans", "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A&language=ja&page=2"),
+        (
+            "/en/search/?q=%E8%AD%A6%E5%91%8A&language=ja&page=2",
+            "zh-hans",
+            "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A&language=ja&page=2",
+        ),
         ("/en/ipg/2.3/", "en", "/en/ipg/2.3/"),
     ],
 )
@@ -28,12 +32,19 @@ def test_the_same_page_with_the_same_query(client, ipg, target, code, expected):
 def test_the_page_is_read_in_its_own_language_not_the_readers(client, ipg):
     # The reader's cookie and browser say Japanese; the page they were on was English.
     client.cookies["django_language"] = "ja"
-    assert switch(client, "zh-hans", "/en/ipg/2.3/?langs=en,ja", HTTP_ACCEPT_LANGUAGE="ja") == "/zh-hans/ipg/2.3/?langs=en,ja"
+    assert (
+        switch(client, "zh-hans", "/en/ipg/2.3/?langs=en,ja", HTTP_ACCEPT_LANGUAGE="ja")
+        == "/zh-hans/ipg/2.3/?langs=en,ja"
+    )
 
 
 @pytest.mark.parametrize(
     "target,expected",
-    [("/", "/zh-hans/"), ("/en/no-such-page/?x=1", "/zh-hans/no-such-page/?x=1"), ("/ja/ipg/9.9/", "/zh-hans/ipg/9.9/")],
+    [
+        ("/", "/zh-hans/"),
+        ("/en/no-such-page/?x=1", "/zh-hans/no-such-page/?x=1"),
+        ("/ja/ipg/9.9/", "/zh-hans/ipg/9.9/"),
+    ],
 )
 def test_an_unknown_path_takes_the_new_language_prefix(client, ipg, target, expected):
     location = switch(client, "zh-hans", target)

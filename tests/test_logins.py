@@ -119,13 +119,27 @@ def environment(**variables):
 def django_settings(**variables):
     return subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT, env=environment(**variables), capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=environment(**variables),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
 def gunicorn_check(*arguments, **variables):
-    command = [str(Path(sys.executable).parent / "gunicorn"), "-c", "ipgsite/gunicorn.conf.py", *arguments, "--check-config", "ipgsite.wsgi"]
-    return subprocess.run(command, cwd=ROOT, env=environment(**variables), capture_output=True, text=True, timeout=120, check=False)
+    command = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "-c",
+        "ipgsite/gunicorn.conf.py",
+        *arguments,
+        "--check-config",
+        "ipgsite.wsgi",
+    ]
+    return subprocess.run(
+        command, cwd=ROOT, env=environment(**variables), capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 @pytest.mark.parametrize("value", ["*", "127.0.0.1,*", "10.0.0.1/8", "localhost", "10.0.0.2;10.0.0.3"])
@@ -169,10 +183,21 @@ def test_gunicorn_refuses_a_unix_socket_that_no_proxy_names_the_client_on(tmp_pa
 def test_gunicorn_refuses_a_command_line_that_leaves_the_client_ambiguous(tmp_path, arguments, variables):
     """--forwarded-allow-ips would make gunicorn and Django trust different peers; --bind skips GUNICORN_BIND."""
     arguments = [argument.format(socket=tmp_path / "ipg.sock") for argument in arguments]
-    command = [str(Path(sys.executable).parent / "gunicorn"), "-c", "ipgsite/gunicorn.conf.py", *arguments, "ipgsite.wsgi"]
+    command = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "-c",
+        "ipgsite/gunicorn.conf.py",
+        *arguments,
+        "ipgsite.wsgi",
+    ]
     result = subprocess.run(
-        command, cwd=ROOT, env=environment(GUNICORN_BIND=f"127.0.0.1:{free_port()}", **variables),
-        capture_output=True, text=True, timeout=120, check=False,
+        command,
+        cwd=ROOT,
+        env=environment(GUNICORN_BIND=f"127.0.0.1:{free_port()}", **variables),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode != 0
     assert "Refusing to start" in result.stderr and "FORWARDED_ALLOW_IPS" in result.stderr
@@ -209,7 +234,7 @@ class Gunicorn:
                 return
             except OSError:
                 if self.popen.poll() is not None:
-                    raise RuntimeError(self.popen.stderr.read().decode())
+                    raise RuntimeError(self.popen.stderr.read().decode()) from None
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("gunicorn did not answer")
@@ -263,8 +288,20 @@ def deployment(tmp_path_factory):
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
     subprocess.run(
-        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "editor", "--email", "editor@example.org"],
-        cwd=ROOT, env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}, check=True, capture_output=True,
+        [
+            sys.executable,
+            "manage.py",
+            "createsuperuser",
+            "--noinput",
+            "--username",
+            "editor",
+            "--email",
+            "editor@example.org",
+        ],
+        cwd=ROOT,
+        env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+        check=True,
+        capture_output=True,
     )
     return env, directory
 

@@ -1,8 +1,16 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
-from people import MANAGEMENT_FORM, admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
-
 from ipgsite.translations.models import Change
+from people import (
+    MANAGEMENT_FORM,
+    admin_form_data,
+    client_for,
+    editor,
+    paragraph,
+    translate_form,
+    translate_url,
+    translator,
+)
 
 
 def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
@@ -17,7 +25,7 @@ def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
     assert response.status_code == 409
     assert paragraph("2.4", "philosophy-1").text_ja == "（試験）一人目の訳。"  # nothing overwritten
     html = response.content.decode()
-    conflict = html[html.index('class="tr-conflict"'):]
+    conflict = html[html.index('class="tr-conflict"') :]
     assert "first saved this text" in conflict
     assert '<blockquote class="tr-theirs" lang="ja">（試験）一人目の訳。</blockquote>' in conflict
     assert '<blockquote class="tr-yours" lang="ja">（試験）二人目の訳。</blockquote>' in conflict
@@ -58,7 +66,13 @@ def test_different_languages_of_one_paragraph_do_not_conflict(ipg):
 def test_unsaved_edits_survive_saving_another_paragraph(ipg):
     ja = client_for(translator("ja"))
     form = translate_form(ja, "2.4", "ja")
-    form.update({"p-example-a-text": "（試験）保存する。", "p-example-b-text": "（試験）まだ保存しない。", "save": "p-example-a"})
+    form.update(
+        {
+            "p-example-a-text": "（試験）保存する。",
+            "p-example-b-text": "（試験）まだ保存しない。",
+            "save": "p-example-a",
+        }
+    )
     response = ja.post(translate_url("2.4", "ja"), form)
     assert response.status_code == 200
     assert paragraph("2.4", "example-a").text_ja == "（試験）保存する。"
@@ -111,11 +125,23 @@ def test_malformed_posts_get_a_message_or_a_404_never_an_error(ipg):
     assert ja.post(url, {"confirm": "*"}).status_code == 404
     assert ja.post(url, {"review": "p-no-such-key"}).status_code == 404
     for revision in ("", "x", "-1", "99999999999999999999999", "-99999999999999999999999"):
-        response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "（試験）", "p-example-a-revision": revision, "save": "p-example-a"})
+        response = ja.post(
+            url,
+            {
+                **MANAGEMENT_FORM,
+                "p-example-a-text": "（試験）",
+                "p-example-a-revision": revision,
+                "save": "p-example-a",
+            },
+        )
         assert response.status_code == 200, revision
         assert "reload the page" in response.content.decode()
-    response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "x" * 20_001, "p-example-a-revision": "1", "save": "p-example-a"})
+    response = ja.post(
+        url, {**MANAGEMENT_FORM, "p-example-a-text": "x" * 20_001, "p-example-a-revision": "1", "save": "p-example-a"}
+    )
     assert response.status_code == 200 and "at most 20000" in response.content.decode()
-    response = ja.post(url, {**MANAGEMENT_FORM, "p-example-a-text": "a\x00b", "p-example-a-revision": "1", "save": "p-example-a"})
+    response = ja.post(
+        url, {**MANAGEMENT_FORM, "p-example-a-text": "a\x00b", "p-example-a-revision": "1", "save": "p-example-a"}
+    )
     assert response.status_code == 200 and "NUL" in response.content.decode()
     assert not paragraph("2.4", "example-a").text_ja

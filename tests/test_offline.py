@@ -8,9 +8,8 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client
 
-from ipgsite.ipg.models import Paragraph, Section
-
 from edits import write
+from ipgsite.ipg.models import Paragraph, Section
 
 
 def test_the_service_worker_is_served_from_the_root_to_cover_every_language(client, ipg):
@@ -26,10 +25,14 @@ def test_every_page_links_the_manifest_and_the_offline_script(client, ipg):
     html = client.get("/zh-hans/ipg/2.3/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest?lang=zh-hans">' in html
     assert 'src="/static/offline/offline.js"' in html
-    assert 'id="offline-status"' in html and 'lang="zh-Hans"' in html.split('id="offline-status"', 1)[1].split(">", 1)[0]
+    assert (
+        'id="offline-status"' in html and 'lang="zh-Hans"' in html.split('id="offline-status"', 1)[1].split(">", 1)[0]
+    )
 
 
-@pytest.mark.parametrize("code,start,name", [("en", "/en/", "IPG · Infraction Procedure Guide"), ("ja", "/ja/", "IPG · 違反処置指針")])
+@pytest.mark.parametrize(
+    "code,start,name", [("en", "/en/", "IPG · Infraction Procedure Guide"), ("ja", "/ja/", "IPG · 違反処置指針")]
+)
 def test_the_manifest_opens_the_app_in_the_readers_language(client, ipg, code, start, name):
     response = client.get(f"/manifest.webmanifest?lang={code}")
     assert response["Content-Type"] == "application/manifest+json"
@@ -67,7 +70,12 @@ def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
 
 
 @pytest.mark.parametrize(
-    "path,made_up", [("/offline/pages.json", "lang=x{}"), ("/offline/pages.json", "lang=ja&langs=y{}"), ("/manifest.webmanifest", "lang=x{}")]
+    "path,made_up",
+    [
+        ("/offline/pages.json", "lang=x{}"),
+        ("/offline/pages.json", "lang=ja&langs=y{}"),
+        ("/manifest.webmanifest", "lang=x{}"),
+    ],
 )
 def test_made_up_parameters_add_nothing_to_the_page_cache(client, ipg, path, made_up):
     for number in range(5):
@@ -95,7 +103,12 @@ def resources(html):
 
 def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ipg):
     paragraph = Paragraph.objects.get(section__number="2.4", key="definition-1")
-    write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " See [the rules](/static/../admin/) and [this](/static/css/../../admin/login/).")
+    write(
+        paragraph.section.number,
+        paragraph.key,
+        "en",
+        paragraph.text_en + " See [the rules](/static/../admin/) and [this](/static/css/../../admin/login/).",
+    )
     assert 'href="/static/../admin/"' in client.get("/en/ipg/2.4/").content.decode()
 
     listing = json.loads(client.get("/offline/pages.json?lang=en").content)
@@ -111,12 +124,15 @@ def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ip
 
 def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_path):
     settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
     call_command("collectstatic", interactive=False, verbosity=0)
     listing = json.loads(client.get("/offline/pages.json?lang=ja").content)
     hashed = sorted(url for url in listing["assets"] if url.startswith("/static/"))
     assert len(hashed) == len(OWN_FILES)
-    for url, name in zip(hashed, sorted(OWN_FILES)):
+    for url, name in zip(hashed, sorted(OWN_FILES), strict=True):
         stem, extension = name.rsplit(".", 1)
         assert re.fullmatch(re.escape(stem) + r"\.[0-9a-f]{12}\." + extension, url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file()

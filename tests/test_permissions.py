@@ -1,10 +1,10 @@
 """Translators edit only their language's text and notes, enforced on the server; editors edit everything."""
 
 from django.contrib.auth.models import Group
-from people import admin_form_data, client_for, editor, paragraph, person, translate_form, translate_url, translator
 
 from ipgsite.ipg.models import Note
 from ipgsite.translations.models import Change
+from people import admin_form_data, client_for, editor, paragraph, person, translate_form, translate_url, translator
 
 
 def test_a_migration_creates_one_group_per_language_and_the_editors(ipg):
@@ -48,7 +48,12 @@ def test_the_admin_shows_other_languages_read_only_and_refuses_them_when_posted(
     assert 'name="text_en"' not in html and 'name="text_zh_hans"' not in html and 'name="key"' not in html
     data = admin_form_data(page)
 
-    for crafted in ({"text_en": "Crafted English."}, {"text_zh_hans": "伪造。"}, {"key": "crafted"}, {"part": "upgrade"}):
+    for crafted in (
+        {"text_en": "Crafted English."},
+        {"text_zh_hans": "伪造。"},
+        {"key": "crafted"},
+        {"part": "upgrade"},
+    ):
         response = ja.post(url, {**data, **crafted})
         assert response.status_code == 403, crafted
     p.refresh_from_db()
@@ -80,7 +85,13 @@ def test_notes_a_translator_edits_only_in_their_language(ipg):
     assert Note.objects.filter(pk=note.pk).exists()
 
     # A new note in Chinese can be added; one in Japanese cannot.
-    new = {"notes-TOTAL_FORMS": "2", "notes-1-language": "ja", "notes-1-source": "test", "notes-1-order": "9", "notes-1-body_zh_hans": "新"}
+    new = {
+        "notes-TOTAL_FORMS": "2",
+        "notes-1-language": "ja",
+        "notes-1-source": "test",
+        "notes-1-order": "9",
+        "notes-1-body_zh_hans": "新",
+    }
     response = zh.post(url, {**data, **new})
     assert response.status_code == 200 and "only in your own language" in response.content.decode()
     response = zh.post(url, {**data, **new, "notes-1-language": "zh-hans"})
@@ -91,8 +102,13 @@ def test_notes_a_translator_edits_only_in_their_language(ipg):
 def test_only_editors_mark_an_english_edit_minor(ipg):
     en = client_for(translator("en"))
     form = translate_form(en, "2.3", "en")
-    form.update({"p-example-b-text": "A player scries two cards when they should have scried one.",
-                 "p-example-b-minor": "on", "save": "p-example-b"})
+    form.update(
+        {
+            "p-example-b-text": "A player scries two cards when they should have scried one.",
+            "p-example-b-minor": "on",
+            "save": "p-example-b",
+        }
+    )
     assert en.post(translate_url("2.3", "en"), form).status_code == 403
     assert paragraph("2.3", "example-b").text_en == "A player scries two cards when they should only have scried one."
     del form["p-example-b-minor"]
@@ -102,7 +118,9 @@ def test_only_editors_mark_an_english_edit_minor(ipg):
 def test_a_translator_cannot_revert_another_languages_change(ipg):
     staff = client_for(editor())
     form = translate_form(staff, "2.4", "en")
-    form.update({"p-remedy-3-text": "Players may continue taking mulligans once the remedy is complete.", "save": "p-remedy-3"})
+    form.update(
+        {"p-remedy-3-text": "Players may continue taking mulligans once the remedy is complete.", "save": "p-remedy-3"}
+    )
     assert staff.post(translate_url("2.4", "en"), form).status_code == 302
     change = Change.objects.filter(paragraph=paragraph("2.4", "remedy-3"), language="en").latest("pk")
     ja = client_for(translator("ja"))
@@ -113,9 +131,16 @@ def test_a_translator_cannot_revert_another_languages_change(ipg):
 def test_a_crafted_import_of_another_language_saves_nothing(ipg):
     ja = client_for(translator("ja"))
     raw = "Definition\n\nA player makes an error as part of the mulligan process.\n牌手再调度流程的部分出现失误。"
-    response = ja.post("/admin/translate/2.4/import/", {"raw": raw, "cjk": "auto", "apply": "1",
-                                                         "take": ["definition-1:en", "definition-1:ja"],
-                                                         "revision-definition-1": "1"})
+    response = ja.post(
+        "/admin/translate/2.4/import/",
+        {
+            "raw": raw,
+            "cjk": "auto",
+            "apply": "1",
+            "take": ["definition-1:en", "definition-1:ja"],
+            "revision-definition-1": "1",
+        },
+    )
     assert response.status_code == 403
     assert not Change.objects.filter(user__username="translator-ja").exists()
 

@@ -28,13 +28,22 @@ def test_a_changed_word_is_marked_whole_not_its_letters():
 
 
 def test_chinese_is_diffed_per_character():
-    diff = diff_html("牌手在游戏中发生失误,但此类失误仅凭可公开获知的信息无法修正。", "选手在游戏中发生失误,但此类失误仅凭可公开获知的信息无法修正。")
+    diff = diff_html(
+        "牌手在游戏中发生失误,但此类失误仅凭可公开获知的信息无法修正。",
+        "选手在游戏中发生失误,但此类失误仅凭可公开获知的信息无法修正。",
+    )
     assert diff == "<del>牌</del><ins>选</ins>手在游戏中发生失误,但此类失误仅凭可公开获知的信息无法修正。"
 
 
 def test_japanese_is_diffed_per_character_and_keeps_latin_words_whole():
-    diff = diff_html("修正できない誤りを犯した。《闇の腹心/Dark Confidant》", "修正できない間違いを犯した。《闇の腹心/Dark Confidants》")
-    assert diff == "修正できない<del>誤り</del><ins>間違い</ins>を犯した。《闇の腹心/Dark <del>Confidant</del><ins>Confidants</ins>》"
+    diff = diff_html(
+        "修正できない誤りを犯した。《闇の腹心/Dark Confidant》",
+        "修正できない間違いを犯した。《闇の腹心/Dark Confidants》",
+    )
+    assert (
+        diff
+        == "修正できない<del>誤り</del><ins>間違い</ins>を犯した。《闇の腹心/Dark <del>Confidant</del><ins>Confidants</ins>》"
+    )
 
 
 def test_a_cjk_clause_is_not_one_token():

@@ -12,13 +12,12 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from edits import change, delete, write, write_note
 from ipgsite.ipg.contentfiles import ContentError
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release, reverse_delta
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import PublishError, publish, section_as_of, state_of
-
-from edits import change, delete, write, write_note
 
 FIRST, SECOND = datetime.date(2024, 9, 23), datetime.date(2025, 2, 10)
 
@@ -31,7 +30,12 @@ def edit_for_second_release():
     a paragraph added, one removed, a penalty."""
     hidden = Section.objects.get(number="2.3")
     definition = hidden.paragraphs.get(key="definition-1")
-    write("2.3", "definition-1", "en", definition.text_en.replace("commits an error in the game", "makes a TESTWORD mistake in the game"))
+    write(
+        "2.3",
+        "definition-1",
+        "en",
+        definition.text_en.replace("commits an error in the game", "makes a TESTWORD mistake in the game"),
+    )
     write("2.3", "definition-1", "zh-hans", definition.text_zh_hans.replace("牌手在游戏中", "选手在游戏中"))
     write("2.3", "definition-1", "ja", definition.text_ja.replace("誤りを犯した", "間違いを犯した"))
     note = Note.objects.get(paragraph__section=hidden, paragraph__key="example-c")
@@ -66,7 +70,9 @@ def test_the_shipped_release_is_the_working_text_with_no_title(released):
     hidden = Section.objects.get(number="2.3")
     assert frozen["title"] == {"en": hidden.title_en, "zh-hans": hidden.title_zh_hans, "ja": hidden.title_ja}
     assert frozen["penalty"] == "warning"
-    assert [p["key"] for p in frozen["paragraphs"]] == list(hidden.paragraphs.order_by("order").values_list("key", flat=True))
+    assert [p["key"] for p in frozen["paragraphs"]] == list(
+        hidden.paragraphs.order_by("order").values_list("key", flat=True)
+    )
     first = frozen["paragraphs"][0]
     assert first["texts"]["ja"] == hidden.paragraphs.get(key="definition-1").text_ja
     assert [n["order"] for n in first["notes"]] == [1, 2, 3]
@@ -78,7 +84,9 @@ def test_the_shipped_release_is_the_working_text_with_no_title(released):
 def test_load_then_export_reproduces_the_release_files_byte_for_byte(released, tmp_path):
     out = tmp_path / "exported"
     assert export_releases(out) == 1
-    assert filecmp.cmp(settings.CONTENT_DIR / "releases" / "2024-09-23.toml", out / "releases" / "2024-09-23.toml", shallow=False)
+    assert filecmp.cmp(
+        settings.CONTENT_DIR / "releases" / "2024-09-23.toml", out / "releases" / "2024-09-23.toml", shallow=False
+    )
     assert export_releases(out) == 0
 
 
@@ -173,26 +181,88 @@ HEAD = 'date = "2023-05-01"\n'
         ("2023-05-01.toml", "date = 2023-05-01\n", "must be a release date"),
         ("2023-05-02.toml", HEAD, "must be in a file named 2023-05-01.toml"),
         ("2023-05-01.toml", HEAD + 'colour = "red"\n', "unknown field 'colour' in the release"),
-        ("2023-05-01.toml", HEAD + '[announcement]\nen = "javascript:alert(1)"\n', "[announcement] en must be an http(s) address"),
+        (
+            "2023-05-01.toml",
+            HEAD + '[announcement]\nen = "javascript:alert(1)"\n',
+            "[announcement] en must be an http(s) address",
+        ),
         ("2023-05-01.toml", HEAD + '[title]\nfr = "Titre"\n', "unknown field 'fr' in [title]"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\nabsent = true\n', "2023-05-01.toml:2: section 9.9 is marked absent"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\npenalty = "warning"\n', "section 9.9: not in the newer state"),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "9.9"\nabsent = true\n',
+            "2023-05-01.toml:2: section 9.9 is marked absent",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "9.9"\npenalty = "warning"\n',
+            "section 9.9: not in the newer state",
+        ),
         ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\npenalty = "caution"\n', "unknown penalty 'caution'"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\nabsent = true\npenalty = "warning"\n', "section 2.3 is absent, so it has nothing else"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "nope"\nabsent = true\n', "2023-05-01.toml:5: section 2.3, paragraph 'nope' is marked absent"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "x"\n', "section 2.3: paragraph 'example-z' is not in keys"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "preface"\n', "paragraph 'definition-1': unknown part 'preface'"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nen = ""\n', "the en text is empty"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["fr"]\n', "missing must be a list of languages"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.4"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["ja"]\n', "ja is missing, but the newer state has no ja text either"),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\nabsent = true\npenalty = "warning"\n',
+            "section 2.3 is absent, so it has nothing else",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "nope"\nabsent = true\n',
+            "2023-05-01.toml:5: section 2.3, paragraph 'nope' is marked absent",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD
+            + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "x"\n',
+            "section 2.3: paragraph 'example-z' is not in keys",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "preface"\n',
+            "paragraph 'definition-1': unknown part 'preface'",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nen = ""\n',
+            "the en text is empty",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["fr"]\n',
+            "missing must be a list of languages",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.4"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["ja"]\n',
+            "ja is missing, but the newer state has no ja text either",
+        ),
         ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\nkeys = ["definition-1"]\n', "keys"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 5\nja = "x"\n', "note 5 on 'example-c': a note the newer state does not have needs its language and source"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 3\nlanguage = "ja"\nsource = "s"\nja = "x"\n', "would be numbered [1, 3]"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "nowhere"\norder = 1\nabsent = true\n', "has no paragraph 'nowhere'"),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\npenalty = "warning"\n\n[[sections]]\nnumber = "2.3"\npenalty = "warning"\n', "section 2.3 is listed twice"),
+        (
+            "2023-05-01.toml",
+            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 5\nja = "x"\n',
+            "note 5 on 'example-c': a note the newer state does not have needs its language and source",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD
+            + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 3\nlanguage = "ja"\nsource = "s"\nja = "x"\n',
+            "would be numbered [1, 3]",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD
+            + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "nowhere"\norder = 1\nabsent = true\n',
+            "has no paragraph 'nowhere'",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD
+            + '[[sections]]\nnumber = "2.3"\npenalty = "warning"\n\n[[sections]]\nnumber = "2.3"\npenalty = "warning"\n',
+            "section 2.3 is listed twice",
+        ),
     ],
 )
-def test_a_malformed_release_file_is_refused_naming_file_and_key_and_loads_nothing(released, content, name, text, message):
+def test_a_malformed_release_file_is_refused_naming_file_and_key_and_loads_nothing(
+    released, content, name, text, message
+):
     write_release(content, name, text)
     before = list(Release.objects.values_list("date", "title_en"))
     with pytest.raises(ContentError) as error:
@@ -210,7 +280,9 @@ def test_a_well_formed_delta_of_the_same_shapes_loads(released, content):
         HEAD
         + '[[sections]]\nnumber = "2.3"\npenalty = "game-loss"\nkeys = [\n    "definition-1",\n    "example-z",\n]\n\n'
         + '[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "TEST made-up"\n\n'
-        + "".join(f'[[sections.paragraphs]]\nkey = "{k}"\nabsent = true\n\n' for k in _keys_of("2.3") if k != "definition-1")
+        + "".join(
+            f'[[sections.paragraphs]]\nkey = "{k}"\nabsent = true\n\n' for k in _keys_of("2.3") if k != "definition-1"
+        )
         + '[[sections.notes]]\nparagraph = "definition-1"\norder = 3\nabsent = true\n',
     )
     load_releases(content)
@@ -230,7 +302,9 @@ def _keys_of(number):
 # Any two states: the reverse delta, written and read back, gives the older state, and writes the same bytes.
 
 # Any text a content file can hold: no surrogates, no NUL (both are refused on load)
-TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=30).filter(str.strip)
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=30
+).filter(str.strip)
 LANGUAGES = ["en", "zh-hans", "ja"]
 
 
@@ -292,6 +366,10 @@ def test_loading_takes_the_working_text_it_is_given(released, content):
     _chapters, docs = read_content(content)
     assert load_releases(content, section_docs=docs) == {"created": 0, "updated": 0, "deleted": 0}
     # A working text the release file does not fit is refused: 2.3 without paragraphs cannot lose example-g.
-    write_release(content, "2024-09-23.toml", 'date = "2024-09-23"\n\n[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-g"\nabsent = true\n')
+    write_release(
+        content,
+        "2024-09-23.toml",
+        'date = "2024-09-23"\n\n[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-g"\nabsent = true\n',
+    )
     with pytest.raises(ContentError, match="paragraph 'example-g' is marked absent"):
         load_releases(content, section_docs=docs)

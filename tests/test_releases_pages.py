@@ -5,17 +5,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from django.conf import settings
-from pages import parse
-from people import client_for, editor, translator
-from test_releases_files import FIRST, NEW_PARAGRAPH_EN, SECOND, edit_for_second_release
+from django.utils import timezone
 
+from edits import delete
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.diffing import diff_html
 from ipgsite.releases.files import load_releases
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import changes_between, publish
-
-from edits import delete
+from pages import parse
+from people import client_for, editor, translator
+from test_releases_files import FIRST, NEW_PARAGRAPH_EN, SECOND, edit_for_second_release
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -130,7 +130,11 @@ def test_moved_paragraphs_titles_and_parts_are_shown(client, first):
     Section.objects.filter(number="2.5").update(title_en="TEST made-up title")
     publish(SECOND)
     response, page = changes_page(client)
-    statuses = {c.find("code").text(): c.find("p", class_="change-head").text() for c in page.find_all("div", class_="change") if c.find("code")}
+    statuses = {
+        c.find("code").text(): c.find("p", class_="change-head").text()
+        for c in page.find_all("div", class_="change")
+        if c.find("code")
+    }
     moved = [key for key, head in statuses.items() if "Moved" in head]
     assert moved in (["example-a"], ["example-b"])
     assert "Part: Philosophy → Upgrade" in statuses["philosophy-1"]
@@ -170,22 +174,35 @@ def test_the_first_release_says_it_is_the_first(client, first):
 
 
 @pytest.mark.parametrize(
-    "date", ["2024-09-24", "2024-13-01", "2024-9-23", "2024-W39-1", "20240923", "latest", "2024-02-30", "%00", "%ff%fe", "２０２４-09-23", "2024-09-23%0a"]
+    "date",
+    [
+        "2024-09-24",
+        "2024-13-01",
+        "2024-9-23",
+        "2024-W39-1",
+        "20240923",
+        "latest",
+        "2024-02-30",
+        "%00",
+        "%ff%fe",
+        "２０２４-09-23",
+        "2024-09-23%0a",
+    ],
 )
 def test_an_unknown_or_malformed_release_date_is_a_404(client, cycle, date):
     assert client.get(f"/en/changes/{date}/").status_code == 404
 
 
 def test_a_release_dated_in_the_future_is_not_shown_yet(client, first):
-    future = datetime.date.today() + datetime.timedelta(days=30)
+    future = timezone.localdate() + datetime.timedelta(days=30)
     publish(future)
     assert client.get(f"/en/changes/{future.isoformat()}/").status_code == 404
     assert future.isoformat() not in client.get("/en/changes/").content.decode()
     assert future.isoformat() not in client.get("/en/changes/feed/").content.decode()
     assert [r["date"] for r in client.get("/api/releases/").json()["releases"]] == ["2024-09-23"]
     # The rule's counterpart: once its date has come, it is shown.
-    Release.objects.filter(date=future).update(date=datetime.date.today())
-    assert client.get(f"/en/changes/{datetime.date.today().isoformat()}/").status_code == 200
+    Release.objects.filter(date=future).update(date=timezone.localdate())
+    assert client.get(f"/en/changes/{timezone.localdate().isoformat()}/").status_code == 200
 
 
 def test_the_feed_is_atom_with_one_entry_per_release(client, cycle):
@@ -196,7 +213,10 @@ def test_the_feed_is_atom_with_one_entry_per_release(client, cycle):
     entries = feed.findall(f"{ATOM}entry")
     links = [e.find(f"{ATOM}link").get("href") for e in entries]
     assert links == ["http://testserver/ja/changes/2025-02-10/", "http://testserver/ja/changes/2024-09-23/"]
-    assert [e.find(f"{ATOM}updated").text for e in entries] == ["2025-02-10T00:00:00+00:00", "2024-09-23T00:00:00+00:00"]
+    assert [e.find(f"{ATOM}updated").text for e in entries] == [
+        "2025-02-10T00:00:00+00:00",
+        "2024-09-23T00:00:00+00:00",
+    ]
     assert all(e.find(f"{ATOM}id").text.startswith("http://") for e in entries)
     for url in ("/ja/changes/", "/ja/changes/2025-02-10/"):
         link = parse(client.get(url).content).find("link", type="application/atom+xml")
@@ -232,12 +252,21 @@ def test_changes_between_pairs_paragraphs_by_key(cycle):
 def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(first):
     client = client_for(editor())
     form = client.get("/admin/releases/release/add/")
-    assert form.status_code == 200 and 'name="date"' in form.content.decode() and 'name="title_ja"' in form.content.decode()
-    response = client.post("/admin/releases/release/add/", {"date": "2025-02-10", "title_en": "TEST", "announcement_en": ""})
+    assert (
+        form.status_code == 200
+        and 'name="date"' in form.content.decode()
+        and 'name="title_ja"' in form.content.decode()
+    )
+    response = client.post(
+        "/admin/releases/release/add/", {"date": "2025-02-10", "title_en": "TEST", "announcement_en": ""}
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     release = Release.objects.get(date=SECOND)
     assert release.sections.count() == Section.objects.count()
-    response = client.post(f"/admin/releases/release/{release.pk}/change/", {"date": "2030-01-01", "title_en": "TEST 2", "title_ja": "TEST 二"})
+    response = client.post(
+        f"/admin/releases/release/{release.pk}/change/",
+        {"date": "2030-01-01", "title_en": "TEST 2", "title_ja": "TEST 二"},
+    )
     assert response.status_code == 302
     release.refresh_from_db()
     assert (release.date, release.title_en, release.title_ja) == (SECOND, "TEST 2", "TEST 二")

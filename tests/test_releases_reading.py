@@ -4,11 +4,11 @@ import datetime
 
 import pytest
 from django.utils import timezone
-from pages import parse
 
 from edits import write
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import publish
+from pages import parse
 
 FIRST = "2024-09-23"
 
@@ -57,7 +57,8 @@ def test_the_japanese_page_of_an_old_release_is_in_japanese(client, ipg):
 
 
 @pytest.mark.parametrize(
-    "value", ["", "2024-09-24", "2024-13-01", "2024-02-30", "yesterday", "2024-09-23%00", "２０２４-０９-２３", "9" * 40]
+    "value",
+    ["", "2024-09-24", "2024-13-01", "2024-02-30", "yesterday", "2024-09-23%00", "２０２４-０９-２３", "9" * 40],
 )
 def test_an_unknown_or_malformed_release_is_a_404(client, ipg, value):
     assert client.get(f"/en/ipg/2.3/?release={value}").status_code == 404

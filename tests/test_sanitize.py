@@ -4,9 +4,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from people import client_for, paragraph, translate_form, translate_url, translator
 
 from ipgsite.ipg.markup import render_markdown
+from people import client_for, paragraph, translate_form, translate_url, translator
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -88,7 +88,11 @@ def test_the_sanitizer_renders_each_payload_inert(payload):
 
 
 def test_markdown_a_translator_may_use_still_works():
-    html = str(render_markdown('**bold**, *em*, `code`, [a link](https://example.org/ "title") and <span lang="en">Brainstorm</span>'))
+    html = str(
+        render_markdown(
+            '**bold**, *em*, `code`, [a link](https://example.org/ "title") and <span lang="en">Brainstorm</span>'
+        )
+    )
     assert "<strong>bold</strong>" in html and "<em>em</em>" in html and "<code>code</code>" in html
     assert '<a href="https://example.org/" title="title" rel="noopener noreferrer">a link</a>' in html
     assert '<span lang="en">Brainstorm</span>' in html
@@ -120,7 +124,11 @@ def test_payloads_saved_as_text_and_notes_reach_public_pages_inert(ipg, client):
 def test_the_translators_own_pages_show_payloads_inert(ipg):
     ja = client_for(translator("ja"))
     save(ja, "2.4", "ja", "p-example-b", "\n\n".join(PAYLOADS))
-    for url in [translate_url("2.4", "ja"), "/admin/translate/2.4/history/example-b/", translate_url("2.4", "ja") + "?from=ja"]:
+    for url in [
+        translate_url("2.4", "ja"),
+        "/admin/translate/2.4/history/example-b/",
+        translate_url("2.4", "ja") + "?from=ja",
+    ]:
         html = ja.get(url).content.decode()
         assert problems(html, allowed_tags={"svg"}) == [], url  # the admin's own icons are inline SVG
     preview = ja.post("/admin/translate/preview/", {"text": "\n\n".join(PAYLOADS)}).json()["html"]

@@ -61,8 +61,12 @@ class Process:
         self.cookies = SimpleCookie()
         command = [str(Path(sys.executable).parent / "gunicorn"), "-c", "ipgsite/gunicorn.conf.py", "ipgsite.wsgi"]
         self.popen = subprocess.Popen(
-            command, cwd=ROOT, env={**env, "GUNICORN_BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": "2"},
-            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            command,
+            cwd=ROOT,
+            env={**env, "GUNICORN_BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": "2"},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 30
         while not reachable(("127.0.0.1", self.port)):
@@ -77,7 +81,9 @@ class Process:
         body = None
         if form is not None:
             body = urlencode(form, doseq=True)
-            headers.update({"Content-Type": "application/x-www-form-urlencoded", "Origin": origin, "Referer": origin + path})
+            headers.update(
+                {"Content-Type": "application/x-www-form-urlencoded", "Origin": origin, "Referer": origin + path}
+            )
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
@@ -153,7 +159,9 @@ def deployment(tmp_path_factory):
 
     name = f"ipg_scaleout_{os.getpid()}_{secrets.token_hex(3)}"
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'")
+        admin.execute(
+            f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'"
+        )
     prefix = f"scaleout-{name}"
     env = {
         "PATH": os.environ["PATH"],
@@ -169,8 +177,20 @@ def deployment(tmp_path_factory):
         for command in (["migrate", "--noinput"], ["loadcontent"], ["collectstatic", "--noinput"]):
             subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
         subprocess.run(
-            [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "editor", "--email", "editor@example.org"],
-            cwd=ROOT, env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}, check=True, capture_output=True,
+            [
+                sys.executable,
+                "manage.py",
+                "createsuperuser",
+                "--noinput",
+                "--username",
+                "editor",
+                "--email",
+                "editor@example.org",
+            ],
+            cwd=ROOT,
+            env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+            check=True,
+            capture_output=True,
         )
         processes = [Process(env, "A"), Process(env, "B")]
         with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}") as db:
@@ -241,12 +261,16 @@ def test_static_files_are_hashed_compressed_and_kept_for_a_year(deployment):
     html = deployment["a"].get("/en/").text
     stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', html).group(1)
     connection = http.client.HTTPConnection("127.0.0.1", deployment["b"].port, timeout=30)
-    connection.request("GET", stylesheet, headers={"Host": HOST, "X-Forwarded-Proto": "https", "Accept-Encoding": "br, gzip"})
+    connection.request(
+        "GET", stylesheet, headers={"Host": HOST, "X-Forwarded-Proto": "https", "Accept-Encoding": "br, gzip"}
+    )
     response = connection.getresponse()
     body = response.read()
     connection.close()
     assert response.status == 200
     assert response.getheader("Content-Encoding") == "br"
-    assert "immutable" in response.getheader("Cache-Control") and "max-age=315360000" in response.getheader("Cache-Control")
+    assert "immutable" in response.getheader("Cache-Control") and "max-age=315360000" in response.getheader(
+        "Cache-Control"
+    )
     stylesheet = brotli.decompress(body).decode()
     assert len(body) < len(stylesheet) and ".offline-status" in stylesheet

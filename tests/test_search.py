@@ -4,12 +4,11 @@ straight to their section; results are grouped, ranked, highlighted and filtered
 import pytest
 from django.core.management import call_command
 from django.db import connection
-from pages import parse
-
-from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.search.models import Entry
 
 from edits import add_note, delete, write
+from ipgsite.ipg.models import Paragraph
+from ipgsite.search.models import Entry
+from pages import parse
 
 PHONE = {"width": 390, "height": 844}
 

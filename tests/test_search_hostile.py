@@ -5,10 +5,10 @@ from urllib.parse import quote, quote_from_bytes, urlencode
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pages import parse
 
 from ipgsite.search.finding import find
 from ipgsite.search.query import MAX_LENGTH, Query
+from pages import parse
 
 NO_FIXTURE_RESET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 

@@ -58,7 +58,7 @@ def test_the_outline_links_every_section_with_its_penalty_and_no_text_mark(clien
     shown = links(html)
     sections = list(Section.objects.in_reading_order())
     assert [a.find("span", class_="number").text() for a in shown] == [s.number for s in sections]
-    for link, section in zip(shown, sections):
+    for link, section in zip(shown, sections, strict=True):
         assert_names(link, section, code)
         assert_badge(link, section, code)
         marks = [n for n in link.next_siblings() if "no-text" in n.classes]
@@ -75,7 +75,7 @@ def test_the_quick_reference_links_each_infraction_with_its_penalty_in_the_next_
     infractions = list(Section.objects.infractions().in_reading_order())
     rows = [tr for table in html.find_all("table", class_="penalties") for tr in table.find("tbody").find_all("tr")]
     assert len(rows) == len(infractions) == 23
-    for row, section in zip(rows, infractions):
+    for row, section in zip(rows, infractions, strict=True):
         name, penalty = row.find_all("td")
         (link,) = links(name)
         assert_names(link, section, code)

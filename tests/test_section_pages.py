@@ -95,7 +95,9 @@ def test_a_section_without_any_text_says_so(client, ipg):
     assert "not available yet" in html
 
 
-@pytest.mark.parametrize("url", ["/en/ipg/9.9/", "/en/ipg/2.3.1/", "/ja/ipg/hidden-card-error/", "/en/ipg/%00/", "/xx/ipg/2.3/"])
+@pytest.mark.parametrize(
+    "url", ["/en/ipg/9.9/", "/en/ipg/2.3.1/", "/ja/ipg/hidden-card-error/", "/en/ipg/%00/", "/xx/ipg/2.3/"]
+)
 def test_an_unknown_section_is_a_404_page(client, ipg, url):
     response = client.get(url)
     assert response.status_code == 404

@@ -185,13 +185,17 @@ def test_a_forged_forwarded_for_does_not_escape_the_limit(client, ipg, settings)
     settings.FORWARDED_ALLOW_IPS = ["10.0.0.2"]
     get_user_model().objects.create_user("translator", password="the right passphrase", is_staff=True)
     statuses = [
-        client.post(LOGIN, {"username": "translator", "password": "guess"}, HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").status_code
+        client.post(
+            LOGIN, {"username": "translator", "password": "guess"}, HTTP_X_FORWARDED_FOR=f"198.51.100.{n}"
+        ).status_code
         for n in range(settings.AXES_FAILURE_LIMIT)
     ]
     assert statuses[-1] == 429
     behind_proxy = client.post(
-        LOGIN, {"username": "translator", "password": "the right passphrase"},
-        REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="198.51.100.200",
+        LOGIN,
+        {"username": "translator", "password": "the right passphrase"},
+        REMOTE_ADDR="10.0.0.2",
+        HTTP_X_FORWARDED_FOR="198.51.100.200",
     )
     assert behind_proxy.status_code == 302  # a different reader, as the trusted proxy says
 
@@ -200,7 +204,12 @@ def test_check_deploy_reports_nothing():
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), **production_environment()}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout

@@ -11,9 +11,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from ipgsite.ipg.contentfiles import read_content
-
 import fidelity
+from ipgsite.ipg.contentfiles import read_content
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -25,8 +24,13 @@ def content():
 
 def test_the_seeds_are_fixtures_of_the_project():
     names = sorted(p.name for p in fidelity.SEEDS.glob("*.txt"))
-    assert names == ["000_449ccffc2367b9a5.txt", "001_8f471a1f5a05ee6e.txt", "002_7f86c0e867c117e2.txt",
-                     "003_b11ae6048e247c9d.txt", "004_7aec39355cc68af1.txt"]
+    assert names == [
+        "000_449ccffc2367b9a5.txt",
+        "001_8f471a1f5a05ee6e.txt",
+        "002_7f86c0e867c117e2.txt",
+        "003_b11ae6048e247c9d.txt",
+        "004_7aec39355cc68af1.txt",
+    ]
 
 
 def test_the_seeds_read_this_way_agree_with_one_another():
@@ -35,9 +39,19 @@ def test_the_seeds_read_this_way_agree_with_one_another():
     assert {n: len(s.paragraphs) for n, s in sections.items()} == {"2.1": 43, "2.3": 19, "2.4": 11}
     assert {n: len(s.notes) for n, s in sections.items()} == {"2.1": 1, "2.3": 19, "2.4": 0}
     assert [p.key for p in sections["2.1"].paragraphs if p.bullet] == [
-        "definition-3", "definition-4", "definition-6", "definition-7"]
+        "definition-3",
+        "definition-4",
+        "definition-6",
+        "definition-7",
+    ]
     assert [p.key for p in sections["2.4"].paragraphs if "zh-hans" not in p.texts] == [
-        "definition-2", "philosophy-1", "philosophy-2", "remedy-1", "remedy-2", "remedy-3"]
+        "definition-2",
+        "philosophy-1",
+        "philosophy-2",
+        "remedy-1",
+        "remedy-2",
+        "remedy-3",
+    ]
 
 
 def test_every_paragraph_is_the_seeds_paragraph_in_its_part_order_and_languages(content):

@@ -23,7 +23,14 @@ def run(command, **variables):
 
 MANAGE_CHECK = [sys.executable, "manage.py", "check"]
 IMPORT_WSGI = [sys.executable, "-c", "import ipgsite.wsgi"]
-GUNICORN = [str(Path(sys.executable).parent / "gunicorn"), "-c", "ipgsite/gunicorn.conf.py", "--bind", "127.0.0.1:0", "ipgsite.wsgi"]
+GUNICORN = [
+    str(Path(sys.executable).parent / "gunicorn"),
+    "-c",
+    "ipgsite/gunicorn.conf.py",
+    "--bind",
+    "127.0.0.1:0",
+    "ipgsite.wsgi",
+]
 WITHOUT_A_KEY = [
     {},
     {"DEBUG": "0"},

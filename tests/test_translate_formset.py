@@ -1,8 +1,7 @@
 """The translate page's formset: fields named after their items, and crafted posts answered clearly, never a 500."""
 
-from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
-
 from ipgsite.translations.models import Change, State, Status
+from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 URL = translate_url("2.4", "ja")
 
@@ -41,7 +40,10 @@ def test_the_normal_path_saves_a_paragraph_and_a_note_together(ipg):
     note.refresh_from_db()
     assert paragraph("2.3", "example-a").text_ja == "（試験）段落。" and note.body_ja == "（試験）注。"
     assert Change.objects.filter(user__username="translator-ja").count() == 2
-    assert Status.objects.get(paragraph=paragraph("2.3", "example-a"), language="ja").confirmed_by.username == "translator-ja"
+    assert (
+        Status.objects.get(paragraph=paragraph("2.3", "example-a"), language="ja").confirmed_by.username
+        == "translator-ja"
+    )
 
 
 def test_save_all_reloads_what_it_saved_beside_a_conflict(ipg):
@@ -57,7 +59,7 @@ def test_save_all_reloads_what_it_saved_beside_a_conflict(ipg):
     assert paragraph("2.4", "remedy-2").text_ja == "（試験）先に保存。"
     assert paragraph("2.4", "remedy-3").text_ja == "（試験）別の段落。"
     html = response.content.decode()
-    row = html[html.index('id="remedy-3"'):html.index("</section>", html.index('id="remedy-3"'))]
+    row = html[html.index('id="remedy-3"') : html.index("</section>", html.index('id="remedy-3"'))]
     assert "tr-state-translated" in row  # the status the batch set, read after it ran
     assert f'name="p-remedy-3-revision" value="{paragraph("2.4", "remedy-3").revision}"' in row
     assert ">（試験）後から。</textarea>" in html
@@ -108,12 +110,18 @@ def test_a_management_form_counting_other_items_is_not_needed_to_match(ipg):
 def test_a_revision_that_is_not_a_number_is_a_form_error_on_its_item_only(ipg):
     client = ja_client()
     form = translate_form(client, "2.4", "ja")
-    form.update({"p-example-a-text": "（試験）保存する。", "p-example-b-text": "（試験）保存されない。",
-                 "p-example-b-revision": "not-a-number", "save": "*"})
+    form.update(
+        {
+            "p-example-a-text": "（試験）保存する。",
+            "p-example-b-text": "（試験）保存されない。",
+            "p-example-b-revision": "not-a-number",
+            "save": "*",
+        }
+    )
     response = client.post(URL, form)
     assert response.status_code == 200
     html = response.content.decode()
-    row = html[html.index('id="example-b"'):html.index("</section>", html.index('id="example-b"'))]
+    row = html[html.index('id="example-b"') : html.index("</section>", html.index('id="example-b"'))]
     assert "reload the page" in row and 'aria-invalid="true"' in row
     assert ">（試験）保存されない。</textarea>" in row
     assert paragraph("2.4", "example-a").text_ja == "（試験）保存する。"
@@ -123,7 +131,12 @@ def test_a_revision_that_is_not_a_number_is_a_form_error_on_its_item_only(ipg):
 def test_an_unknown_item_as_target_is_a_404_and_saves_nothing(ipg):
     client = ja_client()
     note = paragraph("2.3", "example-c").notes.get()
-    for action, target in (("save", "p-no-such-key"), ("preview", f"n-{note.pk}"), ("confirm", "n-abc"), ("review", "*")):
+    for action, target in (
+        ("save", "p-no-such-key"),
+        ("preview", f"n-{note.pk}"),
+        ("confirm", "n-abc"),
+        ("review", "*"),
+    ):
         form = translate_form(client, "2.4", "ja")
         form.update({"p-definition-1-text": "（試験）保存されない。", action: target})
         assert client.post(URL, form).status_code == 404, (action, target)
@@ -135,8 +148,14 @@ def test_an_item_that_is_not_on_the_page_is_refused_and_nothing_is_saved(ipg):
     note = paragraph("2.3", "example-c").notes.get()  # another section's note
     before = note.body_ja
     form = translate_form(client, "2.4", "ja")
-    form.update({f"n-{note.pk}-text": "（試験）よその注。", f"n-{note.pk}-revision": str(note.revision),
-                 "p-definition-1-text": "（試験）保存されない。", "save": "*"})
+    form.update(
+        {
+            f"n-{note.pk}-text": "（試験）よその注。",
+            f"n-{note.pk}-revision": str(note.revision),
+            "p-definition-1-text": "（試験）保存されない。",
+            "save": "*",
+        }
+    )
     response = client.post(URL, form)
     assert response.status_code == 400
     html = response.content.decode()
@@ -145,7 +164,9 @@ def test_an_item_that_is_not_on_the_page_is_refused_and_nothing_is_saved(ipg):
     note.refresh_from_db()
     assert note.body_ja == before and not paragraph("2.4", "definition-1").text_ja and nothing_saved()
     # A paragraph of another section, by key, is no better.
-    response = client.post(URL, {**MANAGEMENT_FORM, "p-no-such-key-text": "x", "p-no-such-key-revision": "1", "save": "*"})
+    response = client.post(
+        URL, {**MANAGEMENT_FORM, "p-no-such-key-text": "x", "p-no-such-key-revision": "1", "save": "*"}
+    )
     assert response.status_code == 400 and nothing_saved()
 
 

@@ -6,12 +6,11 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from pages import parse
-from people import client_for, translate_form, translate_url, translator
 
 from edits import write
 from ipgsite.translations.models import State, Status
-from people import CONTENT, paragraph
+from pages import parse
+from people import CONTENT, client_for, paragraph, translate_form, translate_url, translator
 
 FIRST = "2024-09-23"
 
@@ -53,7 +52,9 @@ def test_an_english_edit_marks_both_translations_with_the_release_they_follow_an
         assert words in mark.text()
         diff = mark.find("p", class_="diff")
         assert diff.attrs["lang"] == "en"
-        assert [d.text() for d in diff.find_all("del")] == ["two"] and [i.text() for i in diff.find_all("ins")] == ["three"]
+        assert [d.text() for d in diff.find_all("del")] == ["two"] and [i.text() for i in diff.find_all("ins")] == [
+            "three"
+        ]
 
 
 def test_confirming_the_translation_removes_its_mark_and_only_its(client, ipg):
@@ -97,7 +98,7 @@ def test_what_each_translation_follows_survives_export_and_load(ipg, tmp_path):
     [
         ('follows = { en = "unknown" }', "not a translation it has"),
         ('follows = { ja = "last year" }', "must be a release date"),
-        ('follows = { ja = 2024 }', "must be a release date"),
+        ("follows = { ja = 2024 }", "must be a release date"),
         ('follows = { ja = "2020-01-01" }', "no release of which holds its English"),
         ('reviewed = ["ja", "ja"]', "each once"),
         ('reviewed = ["en"]', "not a current translation"),

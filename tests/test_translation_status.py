@@ -1,8 +1,7 @@
 """Status per paragraph and language: missing < outdated < translated < reviewed; the dashboard."""
 
-from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
-
 from ipgsite.translations.models import Change, State, Status
+from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 
 def state(number, key, code):
@@ -38,7 +37,7 @@ def test_an_english_edit_outdates_translations_and_shows_the_diff(ipg):
     assert state("2.3", "example-a", "ja") == State.TRANSLATED
 
     page = client_for(translator("ja")).get(translate_url("2.3", "ja")).content.decode()
-    row = page[page.index('id="example-b"'):page.index('id="example-c"')]
+    row = page[page.index('id="example-b"') : page.index('id="example-c"')]
     assert "outdated" in row
     assert "<del>two</del><ins>three</ins>" in row
 
@@ -62,7 +61,13 @@ def test_reverting_the_english_clears_the_outdated_mark(ipg):
 
 def test_a_minor_english_edit_keeps_translations_current(ipg):
     staff = client_for(editor())
-    edit_english(staff, "2.3", "example-e", "A player casts Anticipate and picks up the top four cards of their library!", minor=True)
+    edit_english(
+        staff,
+        "2.3",
+        "example-e",
+        "A player casts Anticipate and picks up the top four cards of their library!",
+        minor=True,
+    )
     assert state("2.3", "example-e", "ja") == State.TRANSLATED
     assert state("2.3", "example-e", "zh-hans") == State.TRANSLATED
     assert Change.objects.filter(paragraph=paragraph("2.3", "example-e"), language="en").latest("pk").minor
@@ -76,7 +81,12 @@ def test_a_minor_english_edit_keeps_translations_current(ipg):
 
 def test_confirming_or_retranslating_makes_an_outdated_translation_current(ipg):
     staff = client_for(editor())
-    edit_english(staff, "2.3", "remedy-2", "If the set of cards that contained the problem no longer exists, no remedy is applied.")
+    edit_english(
+        staff,
+        "2.3",
+        "remedy-2",
+        "If the set of cards that contained the problem no longer exists, no remedy is applied.",
+    )
     ja = client_for(translator("ja"))
     form = translate_form(ja, "2.3", "ja")
     response = ja.post(translate_url("2.3", "ja"), {**form, "confirm": "p-remedy-2"})
@@ -97,7 +107,9 @@ def test_review_by_someone_other_than_the_translator(ipg):
     assert client_for(first).post(translate_url("2.4", "ja"), form).status_code == 302
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
 
-    response = client_for(first).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"}, follow=True)
+    response = client_for(first).post(
+        translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"}, follow=True
+    )
     assert "Someone other than its translator" in response.content.decode()
     assert state("2.4", "example-a", "ja") == State.TRANSLATED
     client_for(second).post(translate_url("2.4", "ja"), {**MANAGEMENT_FORM, "review": "p-example-a"})
@@ -113,8 +125,8 @@ def test_review_by_someone_other_than_the_translator(ipg):
 def test_the_dashboard_counts_and_links_to_the_next_paragraph_needing_work(ipg):
     ja = client_for(translator("ja"))
     response = ja.get("/admin/translate/")
-    rows = dict((section.number, cells) for section, cells in response.context["rows"])
-    assert [row for row in rows] == ["2.1", "2.3", "2.4"]
+    rows = {section.number: cells for section, cells in response.context["rows"]}
+    assert list(rows) == ["2.1", "2.3", "2.4"]
     ja_24 = next(cell for cell in rows["2.4"] if cell.code == "ja")
     zh_24 = next(cell for cell in rows["2.4"] if cell.code == "zh-hans")
     assert dict(ja_24.by_state) == {State.MISSING: 11, State.OUTDATED: 0, State.TRANSLATED: 0, State.REVIEWED: 0}
@@ -131,6 +143,7 @@ def test_the_dashboard_counts_and_links_to_the_next_paragraph_needing_work(ipg):
 
 def test_an_english_change_loaded_from_content_files_outdates_translations(ipg, tmp_path):
     from django.core.management import call_command
+
     from people import CONTENT
 
     (tmp_path / "sections").mkdir()
@@ -138,8 +151,10 @@ def test_an_english_change_loaded_from_content_files_outdates_translations(ipg, 
     for path in (CONTENT / "sections").glob("*.toml"):
         text = path.read_text(encoding="utf-8")
         if path.stem == "2.3":
-            text = text.replace("A player draws four cards after casting Ancestral Recall.",
-                                "A player draws five cards after casting Ancestral Recall.")
+            text = text.replace(
+                "A player draws four cards after casting Ancestral Recall.",
+                "A player draws five cards after casting Ancestral Recall.",
+            )
         (tmp_path / "sections" / path.name).write_text(text, encoding="utf-8")
     call_command("loadcontent", str(tmp_path), verbosity=0)
     assert state("2.3", "example-a", "ja") == State.OUTDATED

@@ -4,10 +4,10 @@ every writer cleaned and checked alike; reading a page writes nothing."""
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
-from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 from ipgsite.ipg.models import Note
 from ipgsite.translations.models import Change, State, Status
+from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 
 def change_url(p):
@@ -18,8 +18,15 @@ def add_note_in_admin(client, p, language, body_field, body):
     """Adds a note as the admin's inline does; returns it."""
     data = admin_form_data(client.get(change_url(p)))
     n = int(data["notes-TOTAL_FORMS"])
-    data.update({"notes-TOTAL_FORMS": str(n + 1), f"notes-{n}-language": language, f"notes-{n}-source": "test",
-                 f"notes-{n}-order": "9", f"notes-{n}-{body_field}": body})
+    data.update(
+        {
+            "notes-TOTAL_FORMS": str(n + 1),
+            f"notes-{n}-language": language,
+            f"notes-{n}-source": "test",
+            f"notes-{n}-order": "9",
+            f"notes-{n}-{body_field}": body,
+        }
+    )
     response = client.post(change_url(p), data)
     assert response.status_code == 302, response.content.decode()[:3000]
     return Note.objects.get(paragraph=p, **{body_field: body})
@@ -52,7 +59,12 @@ def test_a_translator_cannot_take_over_another_languages_note_by_posting_their_l
     data.update({f"notes-{i}-{name}": value for name, value in crafted.items()})
     assert ja.post(change_url(p), data).status_code == 403
     stored = Note.objects.get(pk=english.pk)
-    assert (stored.language, stored.source, stored.body_ja, stored.body_en) == ("en", "test", None, "An English note (test).")
+    assert (stored.language, stored.source, stored.body_ja, stored.body_en) == (
+        "en",
+        "test",
+        None,
+        "An English note (test).",
+    )
 
 
 def test_a_translator_still_deletes_and_edits_their_own_languages_notes(ipg):
@@ -123,8 +135,13 @@ def test_revert_of_a_note_still_in_the_translators_language_deletes_it(ipg):
 
 def minor_english_edit(staff):
     form = translate_form(staff, "2.3", "en")
-    form.update({"p-example-b-text": "A player scries two cards when they should have only scried one.",
-                 "p-example-b-minor": "on", "save": "p-example-b"})
+    form.update(
+        {
+            "p-example-b-text": "A player scries two cards when they should have only scried one.",
+            "p-example-b-minor": "on",
+            "save": "p-example-b",
+        }
+    )
     assert staff.post(translate_url("2.3", "en"), form).status_code == 302
     change = Change.objects.filter(paragraph=paragraph("2.3", "example-b"), language="en").latest("pk")
     assert change.minor
@@ -168,8 +185,15 @@ def test_the_admin_refuses_what_the_translate_page_refuses(ipg, text):
 
 @pytest.mark.parametrize(
     "url",
-    ["/en/", "/ja/ipg/2.3/", "/zh-hans/ipg/2.4/?langs=zh-hans,en", "/en/search/?q=Dark+Confidant", "/ja/search/?q=占卜",
-     "/api/ipg/2.3/", "/en/penalties/"],
+    [
+        "/en/",
+        "/ja/ipg/2.3/",
+        "/zh-hans/ipg/2.4/?langs=zh-hans,en",
+        "/en/search/?q=Dark+Confidant",
+        "/ja/search/?q=占卜",
+        "/api/ipg/2.3/",
+        "/en/penalties/",
+    ],
 )
 def test_reading_a_page_writes_nothing_to_the_database(client, ipg, url):
     with CaptureQueriesContext(connection) as queries:
@@ -205,6 +229,11 @@ def test_a_write_through_the_write_path_is_recorded_and_followed(client, ipg):
     after = write("2.3", "example-b", "en", before.text_en + " (test)")
     assert after.revision == before.revision + 1
     change = Change.objects.filter(paragraph=after, language="en").latest("pk")
-    assert (change.before, change.after, change.revision, change.user) == (before.text_en, after.text_en, after.revision, None)
+    assert (change.before, change.after, change.revision, change.user) == (
+        before.text_en,
+        after.text_en,
+        after.revision,
+        None,
+    )
     assert Status.objects.get(paragraph=after, language="zh-hans").state == State.OUTDATED
     assert "(test)" in client.get("/en/ipg/2.3/").content.decode()

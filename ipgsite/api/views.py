@@ -44,7 +44,9 @@ def outline(request):
         {
             "number": chapter.number,
             "title": _translations(chapter, "title"),
-            "sections": [_section_summary(request, s, s.pk in with_text) for s in sections if s.chapter_id == chapter.pk],
+            "sections": [
+                _section_summary(request, s, s.pk in with_text) for s in sections if s.chapter_id == chapter.pk
+            ],
         }
         for chapter in Chapter.objects.all()
     ]

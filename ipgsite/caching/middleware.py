@@ -106,7 +106,12 @@ class PageCacheMiddleware:
             request.get_host(),
             request.path,
             request.META.get("QUERY_STRING", ""),
-            repr([read(request.COOKIES[name]) if name in request.COOKIES else None for name, read in self.page_cookies.items()]),
+            repr(
+                [
+                    read(request.COOKIES[name]) if name in request.COOKIES else None
+                    for name, read in self.page_cookies.items()
+                ]
+            ),
         ]
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"

@@ -14,7 +14,16 @@ except ImportError:  # brotli comes with whitenoise[brotli]; without it pages ar
     brotli = None
 
 # Headers set again on every response, from the request and the content version, never replayed.
-FRESH_HEADERS = {"cache-control", "content-encoding", "content-length", "date", "etag", "expires", "last-modified", "vary"}
+FRESH_HEADERS = {
+    "cache-control",
+    "content-encoding",
+    "content-length",
+    "date",
+    "etag",
+    "expires",
+    "last-modified",
+    "vary",
+}
 # Below this size compression costs more than it saves.
 MIN_COMPRESSED_SIZE = 200
 

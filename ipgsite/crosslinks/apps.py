@@ -5,4 +5,3 @@ class CrosslinksConfig(AppConfig):
     name = "ipgsite.crosslinks"
     label = "crosslinks"
     verbose_name = "Cross-links"
-

@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
 from ipgsite.ipg import markup
+
 from .models import Link
 from .text import pieces
 

@@ -316,7 +316,7 @@ class _File:
                 raise self.error(f"{what}: follows names {code!r}, which is not a translation it has", (*at, "follows"))
             if not isinstance(value, str) or not FOLLOWS.fullmatch(value):
                 raise self.error(
-                    f"{what}: follows.{code} must be a release date like \"2024-09-23\" or \"unknown\", not {_kind(value)}",
+                    f'{what}: follows.{code} must be a release date like "2024-09-23" or "unknown", not {_kind(value)}',
                     (*at, "follows"),
                 )
         reviewed = table.get("reviewed", [])
@@ -363,7 +363,10 @@ def parse_section(path):
     if penalty != "":
         f.choice(penalty, Penalty.values, "", "penalty", ("penalty",))
     title = f.table(
-        data.get("title"), "[title]", f"a table with the title in each language, at least {languages.OFFICIAL}", ("title",)
+        data.get("title"),
+        "[title]",
+        f"a table with the title in each language, at least {languages.OFFICIAL}",
+        ("title",),
     )
     f.fields(title, set(languages.CODES), "[title]", ("title",))
     title = f.texts(title, "[title]", ("title",), _max_length(Section, "title"))
@@ -418,7 +421,9 @@ def parse_section(path):
         target = f.string(table.get("paragraph"), "a note's paragraph", (*at, "paragraph"))
         if target not in seen:
             raise f.error(f"note on paragraph {target!r}, which this section does not have", (*at, "paragraph"))
-        language = f.choice(table.get("language"), languages.CODES, f"note on {target!r}: ", "language", (*at, "language"))
+        language = f.choice(
+            table.get("language"), languages.CODES, f"note on {target!r}: ", "language", (*at, "language")
+        )
         source = f.string(
             table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source")
         )
@@ -541,12 +546,19 @@ def dump_section(doc):
     for note in doc.notes:
         notes_by_paragraph.setdefault(note.paragraph, []).append(note)
     for paragraph in doc.paragraphs:
-        lines += ["", "[[paragraphs]]", f"key = {_toml_string(paragraph.key)}", f"part = {_toml_string(paragraph.part)}"]
+        lines += [
+            "",
+            "[[paragraphs]]",
+            f"key = {_toml_string(paragraph.key)}",
+            f"part = {_toml_string(paragraph.part)}",
+        ]
         if paragraph.bullet:
             lines.append("bullet = true")
         lines += _texts_lines(paragraph.texts)
         if paragraph.follows:
-            follows = ", ".join(f"{c} = {_toml_string(paragraph.follows[c])}" for c in languages.CODES if c in paragraph.follows)
+            follows = ", ".join(
+                f"{c} = {_toml_string(paragraph.follows[c])}" for c in languages.CODES if c in paragraph.follows
+            )
             lines.append(f"follows = {{ {follows} }}")
         if paragraph.reviewed:
             reviewed = ", ".join(_toml_string(c) for c in languages.CODES if c in paragraph.reviewed)

@@ -1,5 +1,6 @@
 from django.urls import register_converter
 
+
 class SectionNumberConverter:
     """2.3, 4.8, or A and B for the appendices; anything else never reaches a view."""
 

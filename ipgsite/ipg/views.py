@@ -122,12 +122,18 @@ def switch_language(request, code):
     if code not in languages.CODES:
         raise Http404("Unknown language")
     target = request.GET.get("next", "/")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         target = "/"
     response = HttpResponseRedirect(translate_path(target, code))
     response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax",
-        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
     )
     return response
 

@@ -5,8 +5,8 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils import translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -48,7 +48,9 @@ def web_manifest(request):
             "theme_color": "#1d3557",
             "icons": [{"src": static(ICON), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
         }
-    response = JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(
+        manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
     return _kept_only_as_spelled(request, response, lang=code)
 
 

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.db import models
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from ipgsite.ipg import languages
 from ipgsite.translations.permissions import can_edit_structure
 
 from .models import Release
@@ -20,7 +21,10 @@ def https_by_default(db_field, **kwargs):
 class ReleaseForm(forms.ModelForm):
     class Meta:
         model = Release
-        fields = "__all__"
+        fields = [
+            "date",
+            *(languages.column(name, code) for name in ("title", "announcement") for code in languages.CODES),
+        ]
         formfield_callback = https_by_default
 
     def clean_date(self):

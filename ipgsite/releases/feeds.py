@@ -5,9 +5,8 @@ import datetime
 from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .views import releases_with_counts
 
@@ -45,6 +44,6 @@ class ReleasesFeed(Feed):
         return item[0].get_absolute_url()
 
     def item_pubdate(self, item):
-        return datetime.datetime.combine(item[0].date, datetime.time(), tzinfo=datetime.timezone.utc)
+        return datetime.datetime.combine(item[0].date, datetime.time(), tzinfo=datetime.UTC)
 
     item_updateddate = item_pubdate

@@ -171,7 +171,11 @@ def dump_release(release, delta):
     lines = [HEADER.rstrip("\n"), f"date = {_toml_string(release['date'])}"]
     for header in ("title", "announcement"):
         if release.get(header):
-            lines += ["", f"[{header}]", *(f"{c} = {_toml_string(release[header][c])}" for c in LANGUAGES if c in release[header])]
+            lines += [
+                "",
+                f"[{header}]",
+                *(f"{c} = {_toml_string(release[header][c])}" for c in LANGUAGES if c in release[header]),
+            ]
     for entry in delta:
         lines += ["", "[[sections]]", f"number = {_toml_string(entry['number'])}"]
         if entry.get("absent"):
@@ -196,7 +200,12 @@ def dump_release(release, delta):
                 lines.append(f"bullet = {'true' if paragraph['bullet'] else 'false'}")
             lines += _texts_lines(paragraph)
         for note in entry.get("notes", []):
-            lines += ["", "[[sections.notes]]", f"paragraph = {_toml_string(note['paragraph'])}", f"order = {note['order']}"]
+            lines += [
+                "",
+                "[[sections.notes]]",
+                f"paragraph = {_toml_string(note['paragraph'])}",
+                f"order = {note['order']}",
+            ]
             if note.get("absent"):
                 lines.append("absent = true")
                 continue
@@ -269,7 +278,9 @@ def _check_fields(path, table, allowed, what, line):
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise ContentError(
-            path, f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}", line
+            path,
+            f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}",
+            line,
         )
 
 
@@ -300,7 +311,11 @@ def _language_table(path, table, what):
 
 def _missing(path, table, what, line):
     missing = table.get("missing", [])
-    if not isinstance(missing, list) or not all(code in LANGUAGES for code in missing) or len(set(missing)) != len(missing):
+    if (
+        not isinstance(missing, list)
+        or not all(code in LANGUAGES for code in missing)
+        or len(set(missing)) != len(missing)
+    ):
         raise ContentError(path, f"{what}: missing must be a list of languages from {LANGUAGES}", line)
     clash = [code for code in missing if code in table]
     if clash:
@@ -331,7 +346,11 @@ def _apply_paragraph(path, paragraphs, table, number, line):
     _check_fields(path, table, PARAGRAPH_FIELDS, f"a paragraph of section {number}", line)
     key = _string(path, table.get("key"), f"a paragraph's key in section {number}", line)
     if not re.match(KEY_PATTERN, key):
-        raise ContentError(path, f"section {number}: paragraph key {key!r} must be lowercase letters and digits joined by hyphens", line)
+        raise ContentError(
+            path,
+            f"section {number}: paragraph key {key!r} must be lowercase letters and digits joined by hyphens",
+            line,
+        )
     what = f"section {number}, paragraph {key!r}"
     if _absent(path, table, {"key", "absent"}, what, line):
         if key not in paragraphs:
@@ -389,7 +408,9 @@ def _apply_section(path, state, table, lines):
         raise ContentError(path, f"section number {number!r} should look like 2.3, or A for an appendix", line)
     if _absent(path, table, {"number", "absent"}, f"section {number}", line):
         if number not in state:
-            raise ContentError(path, f"section {number} is marked absent, but the newer state does not have it either", line)
+            raise ContentError(
+                path, f"section {number} is marked absent, but the newer state does not have it either", line
+            )
         del state[number]
         return number
     order, content = copy.deepcopy(state.get(number) or EMPTY_SECTION)
@@ -398,11 +419,17 @@ def _apply_section(path, state, table, lines):
         if not isinstance(order, int) or isinstance(order, bool) or order < 0:
             raise ContentError(path, f"section {number}: order must be a whole number, 0 or more", line)
     if order is None:
-        raise ContentError(path, f"section {number}: not in the newer state, so it needs its order, penalty, title and keys", line)
+        raise ContentError(
+            path, f"section {number}: not in the newer state, so it needs its order, penalty, title and keys", line
+        )
     if "penalty" in table:
         content["penalty"] = table["penalty"]
     if content["penalty"] not in ("", *Penalty.values):
-        raise ContentError(path, f"section {number}: unknown penalty {content['penalty']!r}; expected one of {Penalty.values} or none", line)
+        raise ContentError(
+            path,
+            f"section {number}: unknown penalty {content['penalty']!r}; expected one of {Penalty.values} or none",
+            line,
+        )
     if "title" in table:
         content["title"] = _language_table(path, table["title"], f"section {number} title")
     if "en" not in content["title"]:
@@ -411,7 +438,9 @@ def _apply_section(path, state, table, lines):
     paragraphs = {p["key"]: p for p in content["paragraphs"]}
     entries = table.get("paragraphs", [])
     if not isinstance(entries, list):
-        raise ContentError(path, f"section {number}: paragraphs must be written as [[sections.paragraphs]] tables", line)
+        raise ContentError(
+            path, f"section {number}: paragraphs must be written as [[sections.paragraphs]] tables", line
+        )
     seen = set()
     for entry in entries:
         pline = lines.next("sections.paragraphs")
@@ -426,7 +455,11 @@ def _apply_section(path, state, table, lines):
     if set(keys) != set(paragraphs):
         unlisted = sorted(set(paragraphs) - set(keys))
         unknown = sorted(set(keys) - set(paragraphs))
-        problem = f"paragraph {unlisted[0]!r} is not in keys" if unlisted else f"keys names {unknown[0]!r}, which this release does not have"
+        problem = (
+            f"paragraph {unlisted[0]!r} is not in keys"
+            if unlisted
+            else f"keys names {unknown[0]!r}, which this release does not have"
+        )
         raise ContentError(path, f"section {number}: {problem}", line)
 
     notes = {key: dict(enumerate(paragraphs[key]["notes"], 1)) for key in keys}
@@ -437,7 +470,11 @@ def _apply_section(path, state, table, lines):
         _apply_note(path, notes, entry, number, lines.next("sections.notes"))
     for key, have in notes.items():
         if sorted(have) != list(range(1, len(have) + 1)):
-            raise ContentError(path, f"section {number}: the notes on {key!r} would be numbered {sorted(have)}, not 1 to {len(have)}", line)
+            raise ContentError(
+                path,
+                f"section {number}: the notes on {key!r} would be numbered {sorted(have)}, not 1 to {len(have)}",
+                line,
+            )
         paragraphs[key]["notes"] = [have[n] for n in sorted(have)]
     content["paragraphs"] = [paragraphs[key] for key in keys]
     state[number] = (order, content)
@@ -452,7 +489,7 @@ def parse_release(path, newer):
     raw = data.get("date")
     date = parse_date(raw)
     if date is None:
-        raise ContentError(path, f"date must be a release date written as a string like \"2024-09-23\", not {raw!r}")
+        raise ContentError(path, f'date must be a release date written as a string like "2024-09-23", not {raw!r}')
     if path.stem != raw:
         raise ContentError(path, f"release {raw} must be in a file named {raw}.toml")
     release = {"date": date, "title": {}, "announcement": {}}
@@ -496,7 +533,9 @@ def load_releases(content_dir, section_docs=None):
     nothing. `section_docs` (the working text) is read from content_dir/sections when not given."""
     releases = read_releases(content_dir, section_docs)
     stats = {"created": 0, "updated": 0, "deleted": 0}
-    stats["deleted"] = Release.objects.exclude(date__in=[r["date"] for r, _s in releases]).delete()[1].get("releases.Release", 0)
+    stats["deleted"] = (
+        Release.objects.exclude(date__in=[r["date"] for r, _s in releases]).delete()[1].get("releases.Release", 0)
+    )
     for metadata, state in releases:
         release = Release.objects.filter(date=metadata["date"]).first()
         created = release is None

@@ -45,8 +45,10 @@ def frozen_paragraphs(content):
             part=paragraph["part"],
             bullet=paragraph["bullet"],
             order=paragraph["order"],
-            notes=Notes(Frozen("body", note["bodies"], language=note["language"], source=note["source"])
-                        for note in paragraph["notes"]),
+            notes=Notes(
+                Frozen("body", note["bodies"], language=note["language"], source=note["source"])
+                for note in paragraph["notes"]
+            ),
         )
         for paragraph in content["paragraphs"]
     ]

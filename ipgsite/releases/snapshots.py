@@ -6,6 +6,7 @@ key, and a paragraph's notes by their place among its notes. No similarity is gu
 
 import difflib
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from django.db import transaction
 
@@ -265,7 +266,7 @@ def last_change(number):
         .order_by("-release__date")
         .only("digest", "release")
     )
-    for newer, older in zip(frozen, frozen[1:]):
+    for newer, older in pairwise(frozen):
         if newer.digest != older.digest:
             changes = _paragraph_changes(older.content, newer.content)
             return LastChange(release=newer.release, first=False, keys={change.key for change in changes})

@@ -22,7 +22,7 @@ def releases_with_counts():
     releases = list(Release.objects.in_effect().newest_first())
     return [
         (release, changed_section_count(older, release) if older else None)
-        for release, older in zip(releases, releases[1:] + [None])
+        for release, older in zip(releases, releases[1:] + [None], strict=True)
     ]
 
 
@@ -95,7 +95,9 @@ def _item(change, codes, section_url):
     if len(codes) == 1 and item["cells"][0]["empty"] and changed_in:
         # Like the section page: a change with no text in the page's language is shown in one that has it.
         shown = changed_in[0]
-        item["cells"] = [_cell(shown, change.text("old", shown), change.text("new", shown), missing_in=languages.name(codes[0]))]
+        item["cells"] = [
+            _cell(shown, change.text("old", shown), change.text("new", shown), missing_in=languages.name(codes[0]))
+        ]
     if change.note is None:
         item["part"] = Part(current["part"]).label
         if part := change.attribute("part"):
@@ -169,7 +171,9 @@ def api_releases(request):
             {
                 "date": release.date.isoformat(),
                 "title": {code: release.title_in(code) or None for code in languages.CODES},
-                "announcement": {code: languages.translated(release, "announcement", code) or None for code in languages.CODES},
+                "announcement": {
+                    code: languages.translated(release, "announcement", code) or None for code in languages.CODES
+                },
                 "first": count is None,
                 "changed_sections": count,
                 "changes": pages,

@@ -5,4 +5,3 @@ class SearchConfig(AppConfig):
     name = "ipgsite.search"
     label = "search"
     verbose_name = "Search"
-

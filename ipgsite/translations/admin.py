@@ -80,10 +80,12 @@ class WrittenForm(forms.ModelForm):
                 continue
             posted = cleaned.get(column) or ""
             if stored is None:
-                cleaned[column] = self._checked(column, lambda: writing.clean_text(posted))
+                cleaned[column] = self._checked(column, posted)
                 continue
             try:
-                text = writing.check_text(stored, code, posted, self.user, base if base is not None else stored.revision)
+                text = writing.check_text(
+                    stored, code, posted, self.user, base if base is not None else stored.revision
+                )
             except writing.Conflict as conflict:
                 conflicts = True
                 self.add_error(column, _conflict_message(conflict))
@@ -98,9 +100,9 @@ class WrittenForm(forms.ModelForm):
             self.data[self.add_prefix("base_revision")] = stored.revision
         return cleaned
 
-    def _checked(self, column, clean):
+    def _checked(self, column, text):
         try:
-            return clean()
+            return writing.clean_text(text)
         except ValidationError as error:
             self.add_error(column, error)
             return None
@@ -122,7 +124,9 @@ def text_columns(model):
 def translated_columns(model):
     """{column: language} for every translated field of a model, e.g. {"title_en": "en", …}."""
     return {
-        languages.column(name, code): code for name in languages.translated_field_names(model) for code in languages.CODES
+        languages.column(name, code): code
+        for name in languages.translated_field_names(model)
+        for code in languages.CODES
     }
 
 
@@ -141,7 +145,11 @@ class LanguageRestrictedAdmin:
         for field in self.model._meta.get_fields():
             if not getattr(field, "editable", False) or field.auto_created or not field.concrete:
                 continue
-            if field.name in translated or field.name in columns or field.name in self.structure_editable_by_translators:
+            if (
+                field.name in translated
+                or field.name in columns
+                or field.name in self.structure_editable_by_translators
+            ):
                 continue
             readonly.append(field.name)
         return readonly
@@ -205,11 +213,16 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
             prefix = formset.get_default_prefix()
             inline_forbidden = set(inline.restricted_readonly(request, obj)) - {formset.fk.name}
             refused += [
-                key for key in request.POST if key.startswith(prefix + "-") and key.rpartition("-")[2] in inline_forbidden
+                key
+                for key in request.POST
+                if key.startswith(prefix + "-") and key.rpartition("-")[2] in inline_forbidden
             ]
         if refused:
             raise PermissionDenied(
-                _("You may not change %(fields)s: those are another language's text or the structure, which editors change.")
+                _(
+                    "You may not change %(fields)s: those are another language's text or the structure, "
+                    "which editors change."
+                )
                 % {"fields": ", ".join(refused)}
             )
 
@@ -252,12 +265,13 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
                 )
 
     def _model_field_names(self):
-        return {f.name for f in self.model._meta.concrete_fields} | {f.attname for f in self.model._meta.concrete_fields}
+        return {f.name for f in self.model._meta.concrete_fields} | {
+            f.attname for f in self.model._meta.concrete_fields
+        }
 
     def save_formset(self, request, form, formset, change):
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         parent = form.instance
-        texts = text_columns(formset.model) if formset.model in writing.TEXT_FIELD else {}
         fields = {f.name for f in formset.model._meta.concrete_fields} - {formset.fk.name, "id", "revision"}
         for subform in formset.forms:
             instance = subform.instance
@@ -276,10 +290,15 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
                     formset.new_objects.append(note)
                 continue
             values = {name: data[name] for name in subform.changed_data if name in fields}
-            target = formset.model.objects.get(pk=instance.pk) if instance.pk else formset.model(**{formset.fk.name: parent})
+            target = (
+                formset.model.objects.get(pk=instance.pk) if instance.pk else formset.model(**{formset.fk.name: parent})
+            )
             saved = writing.save_structure(target, values, by=request.user)
-            (formset.changed_objects.append((saved, subform.changed_data)) if instance.pk else formset.new_objects.append(saved))
-
+            (
+                formset.changed_objects.append((saved, subform.changed_data))
+                if instance.pk
+                else formset.new_objects.append(saved)
+            )
 
 
 class NoteInline(LanguageRestrictedAdmin, TranslationStackedInline):
@@ -410,5 +429,7 @@ class AliasAdmin(DeletedThroughWriting, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         target = Alias.objects.get(pk=obj.pk) if change else obj
-        saved = writing.save_structure(target, {name: form.cleaned_data[name] for name in form.changed_data}, by=request.user)
+        saved = writing.save_structure(
+            target, {name: form.cleaned_data[name] for name in form.changed_data}, by=request.user
+        )
         obj.pk = saved.pk

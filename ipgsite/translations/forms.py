@@ -23,7 +23,7 @@ class ItemForm(forms.Form):
         min_value=0,
         max_value=MAX_REVISION,
         widget=forms.HiddenInput,
-        error_messages={code: NO_REVISION for code in ("required", "invalid", "min_value", "max_value")},
+        error_messages=dict.fromkeys(("required", "invalid", "min_value", "max_value"), NO_REVISION),
     )
     # Always read, shown only to editors on English: a crafted flag from anyone else is refused, not ignored.
     minor = forms.BooleanField(required=False)

@@ -45,6 +45,8 @@ def ensure_groups(apps):
     # Statuses are derived and history is append-only: editors view them, like translators.
     editors.permissions.add(
         *Permission.objects.filter(content_type__app_label="ipg"),
-        *permissions([("translations", "view_status"), ("translations", "view_change"), ("translations", "edit_structure")]),
+        *permissions(
+            [("translations", "view_status"), ("translations", "view_change"), ("translations", "edit_structure")]
+        ),
         *permissions([("translations", translate_permission(code)) for code in languages.CODES]),
     )

@@ -31,8 +31,18 @@ HEADINGS = {
     Part.DOWNGRADE: ("downgrade",),
 }
 PENALTY_WORDS = (
-    "penalty", "处罚", "懲罰", "no penalty", "warning", "警告", "【警告】", "game loss", "一盘负", "【ゲームの敗北】",
-    "match loss", "disqualification",
+    "penalty",
+    "处罚",
+    "懲罰",
+    "no penalty",
+    "warning",
+    "警告",
+    "【警告】",
+    "game loss",
+    "一盘负",
+    "【ゲームの敗北】",
+    "match loss",
+    "disqualification",
 )
 LABEL = re.compile(r"^\s*(?:[•·*\-–]\s*)?(?:\(([A-Z])\)|([A-Z])\.)\s+")
 TITLE = re.compile(r"^\s*(?:IPG\s+)?(?:(\d{1,2}\.\d{1,2})\.?|Appendix\s+([A-Z])\b)\s+\S")
@@ -47,7 +57,7 @@ def _heading(line):
     rest = line.strip().lower()
     for part, words in HEADINGS.items():
         english, others = words[0], words[1:]
-        remainder = rest[len(english):].strip() if rest.startswith(english) else rest
+        remainder = rest[len(english) :].strip() if rest.startswith(english) else rest
         if remainder == "" and rest.startswith(english):
             return part
         if remainder in others or (remainder != rest and remainder == ""):
@@ -61,7 +71,7 @@ def _inline_heading(text):
         for word in words:
             match = re.match(rf"^{re.escape(word)}\s*[:：]\s*", text, re.IGNORECASE)
             if match:
-                return part, text[match.end():]
+                return part, text[match.end() :]
     return None, text
 
 
@@ -190,7 +200,7 @@ def _units_of_block(block, part, group, cjk_language):
     for number, line in block:
         label_match = LABEL.match(line)
         label = (label_match.group(1) or label_match.group(2)) if label_match else ""
-        text = line[label_match.end():] if label_match else line.strip()
+        text = line[label_match.end() :] if label_match else line.strip()
         code = detect_language(text, cjk_language)
         if pieces and not label and pieces[-1]["code"] == code:
             pieces[-1]["text"] += ("" if code != SOURCE else " ") + text.strip()

@@ -15,7 +15,9 @@ def _write_texts(obj, texts, stats):
     changed = False
     for code in languages.CODES:
         if (texts.get(code) or "") != writing.text_in(obj, code):
-            changed |= writing.write_text(obj, code, texts.get(code) or "", by=CONTENT_FILES, base_revision=writing.LATEST)
+            changed |= writing.write_text(
+                obj, code, texts.get(code) or "", by=CONTENT_FILES, base_revision=writing.LATEST
+            )
     return changed
 
 

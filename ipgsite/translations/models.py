@@ -9,8 +9,6 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 
 
-
-
 class State(models.IntegerChoices):
     """Ordered, so that `state__lt=State.TRANSLATED` reads "needs work"."""
 
@@ -57,17 +55,25 @@ class Status(models.Model):
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="statuses")
     language = models.CharField(max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
-    confirmed_source = models.TextField(blank=True, help_text=_("The English this translation was last confirmed against."))
-    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed_source = models.TextField(
+        blank=True, help_text=_("The English this translation was last confirmed against.")
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     confirmed_at = models.DateTimeField(null=True, blank=True)
-    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reviewed_at = models.DateTimeField(null=True, blank=True)
 
     objects = StatusQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "statuses"
-        constraints = [models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language")]
+        constraints = [
+            models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language")
+        ]
         permissions = [
             ("translate_en", "Can edit the English text and notes"),
             ("translate_zh_hans", "Can edit the Simplified Chinese text and notes"),
@@ -115,7 +121,9 @@ class Change(models.Model):
     # For a note added or deleted: what it takes to delete or recreate it.
     note_data = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(help_text=_("The paragraph's or note's revision after this change."))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     minor = models.BooleanField(default=False, help_text=_("An English edit that does not outdate translations."))
     reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by")

@@ -102,8 +102,6 @@ def mark_reviewed(paragraph, code, user):
     return status
 
 
-
-
 # Statuses in content/: what each translation follows, and whether it was reviewed
 
 
@@ -169,7 +167,9 @@ def load_statuses(section_docs, english_changed=(), content_dir=None):
                     if not source:
                         path = f"{content_dir or 'content'}/sections/{doc.number}.toml"
                         raise ContentError(
-                            path, f"paragraph {pdoc.key!r}: follows.{code} names {follows}, no release of which holds its English",
+                            path,
+                            f"paragraph {pdoc.key!r}: follows.{code} names {follows}, "
+                            "no release of which holds its English",
                             pdoc.line,
                         )
                 status = statuses.get(code) or Status(paragraph=paragraph, language=code)

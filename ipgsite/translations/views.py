@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
+from ipgsite.releases.snapshots import english_in_releases
 
 from . import history, importing, writing
 from .forms import ItemFormSet
@@ -29,10 +30,8 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
-from ipgsite.releases.snapshots import english_in_releases
-
-from .writing import Conflict, clean_text, parse_revision
 from .status import SOURCE, UNKNOWN, confirm, diff_html, ensure_statuses, followed_release, mark_reviewed
+from .writing import Conflict, clean_text, parse_revision
 
 
 def translators_only(view):
@@ -92,7 +91,9 @@ def dashboard(request):
     counts = Status.objects.counts_by_section_and_language()
     next_keys = {}
     for section_id, code, key in (
-        Status.objects.needing_work().in_reading_order().values_list("paragraph__section_id", "language", "paragraph__key")
+        Status.objects.needing_work()
+        .in_reading_order()
+        .values_list("paragraph__section_id", "language", "paragraph__key")
     ):
         next_keys.setdefault((section_id, code), key)
     mine = translatable_languages(request.user)
@@ -108,7 +109,13 @@ def dashboard(request):
     ]
     first_needing_work = {}
     for code in mine:
-        status = Status.objects.in_language(code).needing_work().in_reading_order().select_related("paragraph__section").first()
+        status = (
+            Status.objects.in_language(code)
+            .needing_work()
+            .in_reading_order()
+            .select_related("paragraph__section")
+            .first()
+        )
         if status:
             first_needing_work[code] = status
     context = _context(
@@ -182,7 +189,9 @@ def _items(section, code, reference):
     ensure_statuses(section.paragraphs.all())
     notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk"))
     statuses = Prefetch(
-        "statuses", queryset=Status.objects.filter(language=code).select_related("paragraph__section"), to_attr="target_statuses"
+        "statuses",
+        queryset=Status.objects.filter(language=code).select_related("paragraph__section"),
+        to_attr="target_statuses",
     )
     items, in_releases = [], None
     for paragraph in section.paragraphs.order_by("order").prefetch_related(notes, statuses):
@@ -241,15 +250,18 @@ def translate(request, number, code):
             status_code = 409
         if outcome["refused"]:
             status_code = 400
-        if not (outcome["refused"] or outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]):
+        if not (
+            outcome["refused"] or outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]
+        ):
             url = f"{request.path}?from={reference}"
             return HttpResponseRedirect(url + (f"#{outcome['anchor']}" if outcome["anchor"] else ""))
     formset = ItemFormSet(items=_all_items(items), user=request.user, code=code)  # what the page now shows
-    for item, form in zip(_all_items(items), formset):
+    for item, form in zip(_all_items(items), formset, strict=True):
         item.form = form
     context = _context(
         request,
-        title=_("Translate %(number)s into %(language)s") % {"number": section.number, "language": languages.name(code)},
+        title=_("Translate %(number)s into %(language)s")
+        % {"number": section.number, "language": languages.name(code)},
         section=section,
         code=code,
         lang=languages.html_lang(code),
@@ -306,15 +318,18 @@ def _handle_post(request, items, code):
         _reload(item, code)
     if outcome["saved"]:
         messages.success(
-            request, ngettext("Saved %(count)d text.", "Saved %(count)d texts.", outcome["saved"]) % {"count": outcome["saved"]}
+            request,
+            ngettext("Saved %(count)d text.", "Saved %(count)d texts.", outcome["saved"]) % {"count": outcome["saved"]},
         )
     elif action == "save" and not (outcome["conflicts"] or outcome["errors"]):
         messages.info(request, _("Nothing to save: the texts are as stored."))
     if outcome["conflicts"]:
         messages.error(
             request,
-            _("Someone else saved some of these texts after you opened the page. Nothing was overwritten: "
-              "compare both versions below, then save again to keep yours."),
+            _(
+                "Someone else saved some of these texts after you opened the page. Nothing was overwritten: "
+                "compare both versions below, then save again to keep yours."
+            ),
         )
     if outcome["kept"] and action != "preview":
         messages.warning(request, _("Texts you changed but did not save are kept in their fields below."))
@@ -325,7 +340,11 @@ def _handle_item(form, code, action, target, outcome, saved):
     """Save, keep or preview one posted item, as the action says."""
     item = form.item
     if not form.is_valid():
-        item.errors, item.text, item.kept = [e for errors in form.errors.values() for e in errors], form.posted_text, True
+        item.errors, item.text, item.kept = (
+            [e for errors in form.errors.values() for e in errors],
+            form.posted_text,
+            True,
+        )
         item.revision = form.cleaned_data.get("revision", item.revision)
         outcome["errors"] += 1
         return
@@ -445,7 +464,9 @@ def revert_change(request, change_id):
     except history.RevertError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("Reverted: the text is as it was before that change, and the revert is in the history."))
+        messages.success(
+            request, _("Reverted: the text is as it was before that change, and the revert is in the history.")
+        )
     paragraph = change.paragraph
     return HttpResponseRedirect(reverse("translations:history", args=[paragraph.section.number, paragraph.key]))
 
@@ -477,7 +498,8 @@ def import_text(request, number):
                 if not conflicts:
                     messages.success(
                         request,
-                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(applied)) % {"count": len(applied)},
+                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(applied))
+                        % {"count": len(applied)},
                     )
                     return HttpResponseRedirect(reverse("translations:dashboard"))
                 status_code = 409
@@ -510,7 +532,9 @@ def _apply(request, section, alignment, mine):
                 continue
             base = parse_revision(request.POST.get(f"revision-{row.paragraph.key}"))
             try:
-                if writing.write_text(row.paragraph, proposal.code, proposal.imported, by=request.user, base_revision=base):
+                if writing.write_text(
+                    row.paragraph, proposal.code, proposal.imported, by=request.user, base_revision=base
+                ):
                     applied.append((row.paragraph.key, proposal.code))
             except Conflict as conflict:
                 conflicts.append(conflict)

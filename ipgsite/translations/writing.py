@@ -315,7 +315,9 @@ def delete_note(note, *, by, reverting=None):
     with batch(by) as current:
         note = Note.objects.select_for_update().get(pk=note.pk)
         _require_language(current.by, note.language)
-        edit = Edit(obj=note, language=note.language, before=text_in(note, note.language), after="", action=Change.Action.DELETE)
+        edit = Edit(
+            obj=note, language=note.language, before=text_in(note, note.language), after="", action=Change.Action.DELETE
+        )
         _record(note, edit, current.by, reverting)
         note.delete()
         current.edits.append(edit)
@@ -353,7 +355,9 @@ def _validate(obj):
 
 def _translated_columns(model):
     return {
-        languages.column(name, code): code for name in languages.translated_field_names(model) for code in languages.CODES
+        languages.column(name, code): code
+        for name in languages.translated_field_names(model)
+        for code in languages.CODES
     }
 
 

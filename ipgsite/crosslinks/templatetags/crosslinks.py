@@ -3,7 +3,6 @@ from dataclasses import dataclass, field
 from django import template
 
 from ipgsite.ipg import languages
-
 from ipgsite.ipg.models import Note
 
 from ..models import Link

@@ -15,7 +15,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)")
+        parser.add_argument(
+            "directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)"
+        )
 
     def handle(self, *args, directory=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)

@@ -14,7 +14,9 @@ class Command(BaseCommand):
     help = "Write the database's IPG content (including admin edits) back to content files, ready to commit."
 
     def add_arguments(self, parser):
-        parser.add_argument("directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)")
+        parser.add_argument(
+            "directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)"
+        )
 
     def handle(self, *args, directory=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)

@@ -2,7 +2,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-
 from django.db import transaction
 
 from ipgsite.ipg.contentfiles import ContentError, read_content
@@ -19,7 +18,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)")
+        parser.add_argument(
+            "directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)"
+        )
 
     def handle(self, *args, directory=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)
