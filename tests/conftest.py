@@ -111,9 +111,13 @@ def ipg(db):
 def empty_db(db):
     """A database without content: it is deleted inside the test's transaction, so the next test has it again."""
     from ipgsite.ipg.models import Chapter
+    from ipgsite.translations import writing
 
-    Section.objects.all().delete()
-    Chapter.objects.all().delete()
+    with writing.batch(writing.CONTENT_FILES):
+        for section in Section.objects.all():
+            writing.delete(section, by=writing.CONTENT_FILES)
+        for chapter in Chapter.objects.all():
+            writing.delete(chapter, by=writing.CONTENT_FILES)
     assert not Section.objects.exists() and not Chapter.objects.exists()
 
 

@@ -706,7 +706,8 @@ FORBIDDEN = {
     "table",
     "img",
 }
-LABELS = ("example-label", "missing-label", "column-name", "note-source")
+# Site text shown with the official text, never part of it: labels, lag and change marks.
+LABELS = ("example-label", "missing-label", "column-name", "note-source", "lag", "changed-mark")
 
 
 def _markup(where, element, paragraphs):
