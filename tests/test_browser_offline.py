@@ -52,7 +52,7 @@ def test_after_one_visit_every_section_reads_offline(live_ipg, new_page, server_
     page.goto(f"{live_ipg.url}/en/ipg/2.3/")
     status = wait_until_saved(page)
     expect(status).to_be_visible()
-    expect(status).to_have_text("Available offline")
+    expect(status).to_have_text("Available offline · the IPG of 2024-09-23")
 
     page.context.set_offline(True)
     server_requests.clear()
@@ -62,7 +62,7 @@ def test_after_one_visit_every_section_reads_offline(live_ipg, new_page, server_
     expect(page.locator("h1")).to_contain_text("Mulligan Procedure Error")
     assert_reads_in_full(page, "2.4", "en")
     expect(status).to_have_attribute("data-state", "offline", timeout=10_000)
-    expect(status).to_have_text("Offline · every section is saved")
+    expect(status).to_have_text("Offline · every section is saved · the IPG of 2024-09-23")
 
     response = page.goto(f"{live_ipg.url}/en/")
     assert response.ok and response.from_service_worker
@@ -205,3 +205,28 @@ def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
     )
     assert "/static/css/site.0123456789ab.css" not in saved
     assert "/static/css/site.css" in saved
+
+
+def test_a_new_release_replaces_the_offline_copy_on_the_next_visit_and_says_so(live_ipg, new_page):
+    from django.utils import timezone
+
+    from ipgsite.releases.snapshots import publish
+
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/ja/ipg/2.3/")
+    status = wait_until_saved(page)
+    expect(status).to_have_attribute("data-release", "2024-09-23")
+    expect(status).to_contain_text("2024-09-23")
+
+    write("2.3", "example-b", "ja", "新しい版の日本語(テスト)。")
+    today = timezone.localdate()
+    publish(today)
+    page.reload()
+    expect(status).to_have_attribute("data-release", today.isoformat(), timeout=SAVING_TIMEOUT)
+    expect(status).to_have_attribute("data-state", "ready", timeout=SAVING_TIMEOUT)
+    expect(status).to_contain_text(today.isoformat())
+
+    page.context.set_offline(True)
+    response = page.goto(f"{live_ipg.url}/ja/ipg/2.3/")
+    assert response.from_service_worker
+    expect(page.locator("[id='example-b']")).to_contain_text("新しい版の日本語(テスト)。")

@@ -138,3 +138,16 @@ def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_pat
         assert (tmp_path / url.removeprefix("/static/")).is_file()
     loaded = resources(client.get("/ja/ipg/2.3/").content.decode())
     assert len(loaded) == 4 and loaded <= set(listing["assets"])
+
+
+def test_the_page_list_names_the_release_a_saved_copy_holds_and_changes_with_a_new_one(client, ipg):
+    from django.utils import timezone
+
+    from ipgsite.releases.snapshots import publish
+
+    before = json.loads(client.get("/offline/pages.json?lang=en").content)
+    assert before["release"] == "2024-09-23"
+    publish(timezone.localdate())
+    after = json.loads(client.get("/offline/pages.json?lang=en").content)
+    assert after["release"] == timezone.localdate().isoformat()
+    assert after["version"] != before["version"], "the worker saves the pages again only when the version changes"

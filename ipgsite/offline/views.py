@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 from ipgsite.caching.versions import content_version
 from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Section
+from ipgsite.releases.models import Release
 
 ICON = "offline/icon.svg"
 # The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
@@ -74,6 +75,7 @@ def pages(request):
     response = JsonResponse(
         {
             "version": str(content_version()),
+            "release": _newest_release(),
             "language": code,
             "langs": langs,
             "pages": urls,
@@ -81,6 +83,12 @@ def pages(request):
         }
     )
     return _kept_only_as_spelled(request, response, lang=code, langs=langs)
+
+
+def _newest_release():
+    """The date of the newest release in effect: what a reader's offline copy holds once saved."""
+    release = Release.objects.in_effect().newest_first().first()
+    return release.date.isoformat() if release else ""
 
 
 def _kept_only_as_spelled(request, response, **spelled):

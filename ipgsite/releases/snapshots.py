@@ -10,6 +10,7 @@ from itertools import pairwise
 
 from django.db import transaction
 
+from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
 from ipgsite.ipg.sync import documents_from_database
 
@@ -64,6 +65,7 @@ def publish_release(release):
     check_newer(release.date)
     release.save()
     store(release, working_text())
+    content_changed()  # pages name the newest release, and readers' offline copies are saved again
     return release
 
 

@@ -27,6 +27,10 @@
     var shown = state;
     if (!navigator.onLine) shown = state === "ready" ? "offline" : "unsaved-offline";
     var text = status.getAttribute("data-" + shown);
+    var release = status.getAttribute("data-release");
+    if (text && release && (shown === "ready" || shown === "offline")) {
+      text += " · " + status.getAttribute("data-release-label").replace("{date}", release);
+    }
     status.hidden = !text;
     status.textContent = text || "";
     status.setAttribute("data-state", shown);
@@ -43,6 +47,7 @@
     if (data.type !== "offline-status" || data.lang !== mode.lang || data.langs !== mode.langs) return;
     state = data.state;
     status.setAttribute("data-version", data.version || "");
+    status.setAttribute("data-release", data.release || "");
     show();
     if (data.state === "saving") return;
     // The server was not reached (a network still waking up) or a file failed: try again later, less and

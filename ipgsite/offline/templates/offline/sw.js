@@ -118,7 +118,9 @@ async function download(mode, client) {
   await dropOldAssets(cache, assets);
   const current = record && record.version === list.version;
   if (current && record.complete) return outcome(record, true);
-  if (!current) tell(client, mode, { state: "saving", version: record ? record.version : "", reached: true });
+  if (!current) {
+    tell(client, mode, { state: "saving", version: record ? record.version : "", release: record ? record.release || "" : "", reached: true });
+  }
   // Only what the server lists: the pages, then the site's own files (all again when the content changed,
   // for unhashed names; otherwise those that failed last time). One that fails does not stop the others.
   const queue = [];
@@ -142,7 +144,10 @@ async function download(mode, client) {
   }
   await Promise.all([worker(), worker(), worker(), worker()]);
   if (failed.pages) return outcome(record, true, false);  // saved again once every page is there
-  const done = { lang: mode.lang, langs: mode.langs, version: list.version, pages: list.pages.length, complete: !failed.assets };
+  const done = {
+    lang: mode.lang, langs: mode.langs, version: list.version, release: list.release || "",
+    pages: list.pages.length, complete: !failed.assets,
+  };
   await records.put(recordKey, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
   return outcome(done, true, done.complete);
 }
@@ -160,7 +165,10 @@ async function dropOldAssets(cache, assets) {
 function outcome(record, reached, complete) {
   const state = record ? "ready" : "unsaved";
   if (complete === undefined) complete = reached && !!record && record.complete !== false;
-  return { state: state, version: record ? record.version : "", reached: reached, complete: complete };
+  return {
+    state: state, version: record ? record.version : "", release: record ? record.release || "" : "",
+    reached: reached, complete: complete,
+  };
 }
 
 function tell(client, mode, result) {
