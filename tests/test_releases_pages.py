@@ -310,3 +310,13 @@ def test_a_removed_section_is_shown_without_links_to_where_it_no_longer_is(clien
     changes = [c for c in removed.find_all("div", class_="change") if "change-note" not in c.classes]
     assert [c.find("code").text() for c in changes] == keys
     assert all(c.find("strong", class_="change-status").text() == "Removed" for c in changes)
+
+
+@pytest.mark.parametrize("url", ["/en/", "/ja/ipg/2.3/", "/zh-hans/penalties/", "/en/search/?q=card", "/ja/changes/"])
+def test_every_page_links_the_feed_of_its_language(client, first, url):
+    page = parse(client.get(url).content.decode())
+    feeds = [
+        link for link in page.find_all("link", rel="alternate") if link.attrs.get("type") == "application/atom+xml"
+    ]
+    lang = url.split("/")[1]
+    assert [link.attrs["href"] for link in feeds] == [f"/{lang}/changes/feed/"]
