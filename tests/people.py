@@ -8,7 +8,7 @@ from django.test import Client
 
 from ipgsite.ipg.models import Paragraph
 
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"  # copies of shared/seeds
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 
 
