@@ -4,6 +4,8 @@ from django.conf import settings
 
 CODES = [code for code, _name in settings.LANGUAGES]
 CHOICES = list(settings.LANGUAGES)
+CJK = [code for code in CODES if code in ("zh-hans", "ja")]  # written without spaces between words
+OPEN_GRAPH_LOCALES = {"en": "en_US", "zh-hans": "zh_CN", "ja": "ja_JP"}
 # The language the IPG is published in: every title has it, and every translation follows it.
 OFFICIAL = SOURCE = CODES[0]
 

@@ -87,7 +87,7 @@ def section(request, number):
         "description": _description(section, parts, page_lang),
         "canonical_url": request.build_absolute_uri(_section_url(section, page_lang)),
         "alternates": [(code, request.build_absolute_uri(_section_url(section, code))) for code in languages.CODES],
-        "og_locale": {"en": "en_US", "zh-hans": "zh_CN", "ja": "ja_JP"}[page_lang],
+        "og_locale": languages.OPEN_GRAPH_LOCALES[page_lang],
     }
     response = render(request, "ipg/section.html", context)
     if chosen:

@@ -483,7 +483,7 @@ def import_text(request, number):
         raise PermissionDenied(_("Only translators and editors can import text."))
     raw = request.POST.get("raw", "")
     cjk = request.POST.get("cjk", "auto")
-    if cjk not in ("auto", "zh-hans", "ja"):
+    if cjk not in ("auto", *languages.CJK):
         cjk = "auto"
     alignment, status_code, applied = None, 200, []
     if request.method == "POST":
