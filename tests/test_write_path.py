@@ -237,3 +237,13 @@ def test_a_write_through_the_write_path_is_recorded_and_followed(client, ipg):
     )
     assert Status.objects.get(paragraph=after, language="zh-hans").state == State.OUTDATED
     assert "(test)" in client.get("/en/ipg/2.3/").content.decode()
+
+
+@pytest.mark.parametrize("url", ["/admin/translate/", "/admin/translate/2.3/ja/", "/admin/translate/2.3/history/example-c/"])
+def test_reading_the_translators_pages_writes_nothing_either(ipg, url):
+    staff = client_for(editor())
+    with CaptureQueriesContext(connection) as queries:
+        assert staff.get(url).status_code == 200
+    writes = [q["sql"] for q in queries if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+    # The session's last-seen update is Django's own; nothing of the content or its statuses is written.
+    assert [w for w in writes if "django_session" not in w] == []

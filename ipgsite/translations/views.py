@@ -30,7 +30,7 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
-from .status import SOURCE, UNKNOWN, confirm, diff_html, ensure_statuses, followed_release, mark_reviewed
+from .status import SOURCE, UNKNOWN, confirm, diff_html, followed_release, mark_reviewed
 from .writing import Conflict, clean_text, parse_revision
 
 
@@ -87,7 +87,6 @@ class Cell:
 @translators_only
 def dashboard(request):
     sections = list(Section.objects.with_text().in_reading_order())
-    ensure_statuses(Paragraph.objects.filter(section__in=sections))
     counts = Status.objects.counts_by_section_and_language()
     next_keys = {}
     for section_id, code, key in (
@@ -186,7 +185,6 @@ def _reference(obj, code, field_name):
 
 
 def _items(section, code, reference):
-    ensure_statuses(section.paragraphs.all())
     notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk"))
     statuses = Prefetch(
         "statuses",
