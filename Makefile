@@ -62,7 +62,7 @@ bench-search: install
 
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install
-	$(PY) bench/release_bench.py
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/release_bench.py
 
 ## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
 ## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.
