@@ -239,7 +239,9 @@ def test_a_write_through_the_write_path_is_recorded_and_followed(client, ipg):
     assert "(test)" in client.get("/en/ipg/2.3/").content.decode()
 
 
-@pytest.mark.parametrize("url", ["/admin/translate/", "/admin/translate/2.3/ja/", "/admin/translate/2.3/history/example-c/"])
+@pytest.mark.parametrize(
+    "url", ["/admin/translate/", "/admin/translate/2.3/ja/", "/admin/translate/2.3/history/example-c/"]
+)
 def test_reading_the_translators_pages_writes_nothing_either(ipg, url):
     staff = client_for(editor())
     with CaptureQueriesContext(connection) as queries:
