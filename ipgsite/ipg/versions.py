@@ -17,6 +17,11 @@ class Version:
     paragraphs: list  # objects read like `Paragraph`: key, part, bullet, text_<code>, notes.all()
     links: dict = field(default_factory=dict)  # {"changes": url of what changed since}
 
+    @property
+    def kept_parameters(self):
+        """What a form on the page keeps of the query, so that it stays on this version."""
+        return [("release", self.name)]
+
 
 _finders = []
 
