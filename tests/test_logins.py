@@ -23,6 +23,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 
+from deployments import set_up
+
 ROOT = Path(__file__).resolve().parent.parent
 LOGIN = "/admin/login/"
 PASSWORD = "the right passphrase"
@@ -285,24 +287,7 @@ def deployment(tmp_path_factory):
         "STATIC_ROOT": str(directory / "static"),
         "LOGIN_FAILURE_LIMIT": "3",
     }
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
-    subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "createsuperuser",
-            "--noinput",
-            "--username",
-            "editor",
-            "--email",
-            "editor@example.org",
-        ],
-        cwd=ROOT,
-        env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
-        check=True,
-        capture_output=True,
-    )
+    set_up(env, PASSWORD)
     return env, directory
 
 

@@ -22,6 +22,8 @@ from urllib.parse import urlencode
 import brotli
 import pytest
 
+from deployments import set_up
+
 ROOT = Path(__file__).resolve().parent.parent
 PG = ("127.0.0.1", 5432)
 REDIS = ("127.0.0.1", 6379)
@@ -174,24 +176,7 @@ def deployment(tmp_path_factory):
     }
     processes = []
     try:
-        for command in (["migrate", "--noinput"], ["loadcontent"], ["collectstatic", "--noinput"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "createsuperuser",
-                "--noinput",
-                "--username",
-                "editor",
-                "--email",
-                "editor@example.org",
-            ],
-            cwd=ROOT,
-            env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
-            check=True,
-            capture_output=True,
-        )
+        set_up(env, PASSWORD, load_content=True)
         processes = [Process(env, "A"), Process(env, "B")]
         with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}") as db:
             (paragraph_id,) = db.execute(
