@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "ipgsite.crosslinks",
     "ipgsite.search",
     "ipgsite.releases",
+    "ipgsite.study",
 ]
 
 MIDDLEWARE = [
@@ -136,6 +137,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not DEPLOYED
 
 CONTENT_DIR = Path(env("CONTENT_DIR", default=str(BASE_DIR / "content")))
+# Link preview pictures of shared paragraphs (ipgsite/study), drawn once per text; PREVIEW_FONT is a font file
+# with Chinese and Japanese (default: Noto Sans CJK, found with fc-match).
+PREVIEW_IMAGE_DIR = Path(env("PREVIEW_IMAGE_DIR", default=str(BASE_DIR / "previews")))
+PREVIEW_FONT = env("PREVIEW_FONT", default="")
 
 # --- Serving the public: HTTPS, security headers, page cache, admin login rate limit ---
 
@@ -181,6 +186,7 @@ PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs"],
+    "study:paragraph": [],
     "api:outline": [],
     "api:section": [],
     # The empty form only: one page per query would let anyone push the real pages out of the cache.

@@ -47,7 +47,9 @@
       var link = event.target.closest && event.target.closest("a.permalink");
       if (!link) return;
       event.preventDefault();
-      var url = location.origin + location.pathname + location.search + link.getAttribute("href");
+      // The paragraph's own page (ipgsite/study) when offered: its link preview shows this paragraph.
+      var url = link.dataset.share ? new URL(link.dataset.share, location.href).href
+        : location.origin + location.pathname + location.search + link.getAttribute("href");
       history.replaceState(null, "", link.getAttribute("href"));
       var row = document.getElementById(link.getAttribute("href").slice(1));
       if (row) row.scrollIntoView({ block: "start" });

@@ -1,0 +1,194 @@
+"""The picture a chat app shows for a shared paragraph: 1200×630 PNG, drawn on the server with Pillow.
+
+Drawn once per text: the file's name holds a digest of everything drawn (text, title, penalty, language),
+so an edit of any of them makes a new picture and the old one is removed. The CJK font is Noto Sans CJK
+(Debian's fonts-noto-cjk, which `make serve` installs), found with fc-match or at Debian's path.
+"""
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 1200, 630
+MARGIN = 64
+# Bump when the drawing changes, so that every picture is drawn again.
+DRAWING = 1
+KNOWN_FONT_PATHS = [
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+]
+# The face of the collection that draws Han characters as readers of each language expect them.
+FACES = {"en": "Noto Sans CJK SC", "zh-hans": "Noto Sans CJK SC", "ja": "Noto Sans CJK JP"}
+INK, PAPER, BAND, BAND_INK, MUTED = "#1b1b1b", "#ffffff", "#1d3557", "#ffffff", "#5c6370"
+# A run of these is broken anywhere; other text only at spaces.
+CJK_CHAR = r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]"
+TOKENS = re.compile(rf"{CJK_CHAR}|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+\s*|\s+")
+
+
+class FontMissing(ImproperlyConfigured):
+    pass
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a preview picture shows."""
+
+    code: str
+    number: str
+    key: str
+    title: str
+    penalty: str  # its label in the card's language, or ""
+    text: str  # plain text, or the notice that it is missing
+    site: str
+
+    @property
+    def digest(self):
+        drawn = json.dumps([DRAWING, self.code, self.number, self.key, self.title, self.penalty, self.text, self.site])
+        return hashlib.sha256(drawn.encode()).hexdigest()[:16]
+
+    @property
+    def prefix(self):
+        return f"{self.number}-{self.key}-{self.code}-"
+
+    @property
+    def filename(self):
+        return f"{self.prefix}{self.digest}.png"
+
+
+def font_file():
+    """settings.PREVIEW_FONT, else what fc-match finds for Noto Sans CJK, else Debian's path."""
+    configured = getattr(settings, "PREVIEW_FONT", "")
+    if configured:
+        if not Path(configured).is_file():
+            raise FontMissing(f"PREVIEW_FONT names {configured}, which is not a file.")
+        return configured
+    return _found_font()
+
+
+@functools.lru_cache(maxsize=1)
+def _found_font():
+    if shutil.which("fc-match"):
+        try:
+            found = subprocess.run(
+                ["fc-match", "-f", "%{file}", "Noto Sans CJK SC:style=Regular"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            ).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            found = ""
+        if found and "NotoSansCJK" in Path(found).name and Path(found).is_file():
+            return found
+    for path in KNOWN_FONT_PATHS:
+        if Path(path).is_file():
+            return path
+    raise FontMissing(
+        "No CJK font for link preview pictures: install Debian's fonts-noto-cjk (`make fonts`, which `make serve` "
+        "runs) or set PREVIEW_FONT to a font file with Chinese and Japanese characters."
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def font(code, size):
+    path = font_file()
+    wanted = FACES.get(code, FACES["en"])
+    first = None
+    for index in range(12):  # a .ttc holds several faces; a plain font file has one
+        try:
+            face = ImageFont.truetype(path, size, index=index)
+        except OSError:
+            break
+        first = first or face
+        if face.getname()[0] == wanted:
+            return face
+    if first is None:
+        raise FontMissing(f"{path} is not a font file Pillow can read.")
+    return first
+
+
+def wrap(text, face, width, max_lines):
+    """Lines of `text` no wider than `width`; CJK breaks between any two characters, other text at spaces."""
+    lines, line = [], ""
+    for token in TOKENS.findall(text):
+        if face.getlength(line + token.rstrip()) <= width:
+            line += token
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+        line = token.lstrip()
+        while face.getlength(line.rstrip()) > width:  # a word wider than the line
+            cut = len(line)
+            while cut > 1 and face.getlength(line[:cut]) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line.strip():
+        lines.append(line.rstrip())
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and face.getlength(last + "…") > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "…"
+    return lines
+
+
+def draw(card):
+    """The picture as PNG bytes."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    pen = ImageDraw.Draw(image)
+    inner = WIDTH - 2 * MARGIN
+    band = 150
+    pen.rectangle([0, 0, WIDTH, band], fill=BAND)
+    title_face = font(card.code, 40)
+    title_lines = wrap(f"{card.number}  {card.title}", title_face, inner, 2)
+    y = 28 if len(title_lines) > 1 else 50
+    for line in title_lines:
+        pen.text((MARGIN, y), line, font=title_face, fill=BAND_INK)
+        y += 50
+    y = band + 36
+    if card.penalty:
+        small = font(card.code, 30)
+        pen.text((MARGIN, y), card.penalty, font=small, fill=BAND)
+        y += 56
+    body = font(card.code, 36)
+    for line in wrap(card.text, body, inner, (HEIGHT - 70 - y) // 52):
+        pen.text((MARGIN, y), line, font=body, fill=INK)
+        y += 52
+    footer = font(card.code, 26)
+    pen.text((MARGIN, HEIGHT - 54), f"{card.site} · ¶ {card.key}", font=footer, fill=MUTED)
+    with tempfile.SpooledTemporaryFile() as out:
+        image.save(out, "PNG", optimize=True)
+        out.seek(0)
+        return out.read()
+
+
+def picture(card):
+    """The picture's file, drawn now if this text has none yet; pictures of earlier texts are removed."""
+    directory = Path(settings.PREVIEW_IMAGE_DIR)
+    path = directory / card.filename
+    if path.is_file():
+        return path
+    data = draw(card)
+    directory.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".drawing-", suffix=".png")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    os.replace(temporary, path)  # atomic: a reader never sees half a file
+    for old in directory.glob(f"{card.prefix}*.png"):
+        if old.name != card.filename and old.name[len(card.prefix) :].count("-") == 0:
+            old.unlink(missing_ok=True)
+    return path

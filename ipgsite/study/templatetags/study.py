@@ -1,0 +1,46 @@
+"""How section pages offer study tools: a paragraph's link to share and its place in a reading list."""
+
+from django import template
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import format_html
+
+from ipgsite.study import lists
+
+register = template.Library()
+
+
+@register.simple_tag
+def study_assets():
+    return format_html(
+        '<link rel="stylesheet" href="{}">\n  <script src="{}" defer></script>',
+        static("study/study.css"),
+        static("study/study.js"),
+    )
+
+
+@register.simple_tag
+def share_url(section, paragraph):
+    """The paragraph's own page, whose link preview shows that paragraph (not the section's first)."""
+    return reverse("study:paragraph", kwargs={"number": section.number, "key": paragraph.key})
+
+
+@register.inclusion_tag("study/paragraph_menu.html")
+def paragraph_menu(section, paragraph):
+    return {"share": share_url(section, paragraph), "reference": f"{section.number}:{paragraph.key}"}
+
+
+@register.inclusion_tag("study/list_bar.html")
+def reading_list_bar():
+    return {"list_url": reverse("study:list")}
+
+
+@register.filter
+def reference_number(reference):
+    return reference.partition(":")[0]
+
+
+@register.filter
+def reference_key(reference):
+    parsed = lists.parse(reference)
+    return parsed[1] if parsed else reference.partition(":")[2]

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from ipgsite.ipg import converters  # noqa: F401 (registers <section:…>)
+
+from . import views
+
+app_name = "study"
+
+urlpatterns = [
+    path("ipg/<section:number>/<slug:key>/", views.paragraph, name="paragraph"),
+    path("ipg/<section:number>/<slug:key>/preview.png", views.preview_image, name="preview-image"),
+    path("list/", views.reading_list, name="list"),
+    path("quiz/", views.quiz, name="quiz"),
+]

@@ -1,0 +1,223 @@
+from django.conf import settings
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import urlencode
+from django.utils.translation import get_language, gettext
+from django.views.decorators.http import require_safe
+
+from ipgsite.ipg import compare, languages
+from ipgsite.ipg.models import Chapter, Paragraph, Part, Penalty, Section
+from ipgsite.ipg.reading import read_section, shown_text
+
+from . import cards, lists, previews
+from . import quiz as quizzes
+
+
+def _section_url(section, code):
+    with translation.override(code):
+        return section.get_absolute_url()
+
+
+def _share_url(section, key, code):
+    with translation.override(code):
+        return reverse("study:paragraph", kwargs={"number": section.number, "key": key})
+
+
+def _card(section, paragraph, code):
+    """What the preview picture of `paragraph` shows in `code`: its text, or that it has none in `code`."""
+    with translation.override(code):
+        text = paragraph.text_in(code)
+        if text:
+            text = previews.plain_text(text)
+        else:
+            text = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
+        return cards.Card(
+            code=code,
+            number=section.number,
+            key=paragraph.key,
+            title=section.title_in(code) or section.title_en,
+            penalty=str(Penalty(section.penalty).label) if section.penalty else "",
+            text=text,
+            site=gettext("Infraction Procedure Guide"),
+        )
+
+
+def _paragraph(number, key):
+    section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
+    return section, get_object_or_404(Paragraph, section=section, key=key)
+
+
+@require_safe
+def paragraph(request, number, key):
+    """The section opened at one paragraph, with a link preview of that paragraph for chat apps."""
+    section, paragraph = _paragraph(number, key)
+    code = get_language()
+    parts = read_section(section, [code])
+    row = next(row for part in parts for row in part.rows if row.paragraph.pk == paragraph.pk)
+    title = section.title_in(code)
+    text = paragraph.text_in(code)
+    if text:
+        description = previews.shorten(previews.plain_text(text), code)
+    else:
+        description = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
+    card = _card(section, paragraph, code)
+    image = reverse("study:preview-image", kwargs={"number": number, "key": key})
+    context = {
+        "section": section,
+        "paragraph": paragraph,
+        "row": row,
+        "parts": parts,
+        "title": title or section.title_en,
+        "title_lang": languages.html_lang(code if title else "en"),
+        "paragraph_name": _paragraph_name(row),
+        "description": description,
+        "description_lang": languages.html_lang(code),
+        "section_url": _section_url(section, code),
+        "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{key}"),
+        "share_url": request.build_absolute_uri(_share_url(section, key, code)),
+        "image_url": request.build_absolute_uri(f"{image}?v={card.digest}"),
+        "alternates": [
+            (other, request.build_absolute_uri(_share_url(section, key, other))) for other in languages.CODES
+        ],
+        "og_locale": languages.OPEN_GRAPH_LOCALES[code],
+    }
+    return render(request, "study/paragraph.html", context)
+
+
+def _paragraph_name(row):
+    """How the page names a paragraph: its part and, for an example, its letter ("Examples · C")."""
+    label = Part(row.paragraph.part).label
+    return f"{label} · {row.label}" if row.label else f"{label} · {row.paragraph.key}"
+
+
+@require_safe
+def preview_image(request, number, key):
+    section, paragraph = _paragraph(number, key)
+    path = cards.picture(_card(section, paragraph, get_language()))
+    response = FileResponse(path.open("rb"), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def _chosen_languages(request):
+    chosen = compare.parse(",".join(request.GET.getlist("langs")))
+    return chosen or [get_language()]
+
+
+@require_safe
+def reading_list(request):
+    """The paragraphs named by `p`, in order, in the reader's languages, to read or print as a handout."""
+    references = [r for r in request.GET.getlist("p") if r.strip()]
+    over = len(references) > lists.MAX_PARAGRAPHS
+    codes = _chosen_languages(request)
+    comparing = len(codes) > 1
+    entries = lists.read_list(references[: lists.MAX_PARAGRAPHS], codes, fallback=not comparing)
+    langs = compare.serialize(codes) if comparing else ""
+    context = {
+        "entries": entries,
+        "count": len(references),
+        "over": over,
+        "limit": lists.MAX_PARAGRAPHS,
+        "codes": codes,
+        "comparing": comparing,
+        "columns": [(code, languages.html_lang(code), languages.name(code)) for code in codes],
+        "slots": codes + [""] * (len(languages.CODES) - len(codes)),
+        "all_languages": settings.LANGUAGES,
+        "keep": [("p", e.reference) for e in entries],
+        "langs": langs,
+        "list_url": request.build_absolute_uri(
+            reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs))
+        ),
+    }
+    return render(request, "study/list.html", context, status=200)
+
+
+def _langs(langs):
+    return [("langs", langs)] if langs else []
+
+
+@require_safe
+def quiz(request):
+    """One example at a time: which infraction is it? Every step is a plain link; `seed` fixes the order."""
+    code = get_language()
+    try:
+        if "seed" not in request.GET:
+            return _quiz_start(request, code)
+        seed = quizzes.parse_seed(request.GET.get("seed"))
+        current = quizzes.build(seed, request.GET.get("chapter"), request.GET.getlist("section"))
+        answers = request.GET.getlist("a")
+        marks = quizzes.check_answers(current, answers)
+    except quizzes.BadQuiz as problem:
+        context = {"message": _bad_quiz_message(str(problem)), "start_url": reverse("study:quiz")}
+        return render(request, "study/quiz_problem.html", context, status=404)
+    return render(request, "study/quiz.html", _quiz_context(current, answers, marks, code))
+
+
+def _bad_quiz_message(problem):
+    return {
+        "seed": gettext("A quiz's seed is a whole number below one billion."),
+        "section": gettext("The quiz names a section that does not exist."),
+        "chapter": gettext("The quiz names a chapter that does not exist."),
+        "answer": gettext("An answer of this quiz is not one of its question's choices."),
+        "too-many-answers": gettext("This quiz has more answers than questions."),
+    }[problem]
+
+
+def _quiz_url(current, answers=()):
+    query = [("seed", current.seed)] + current.scope() + [("a", a) for a in answers]
+    return reverse("study:quiz") + "?" + urlencode(query)
+
+
+def _quiz_context(current, answers, marks, code):
+    total = len(current.questions)
+    context = {
+        "quiz": current,
+        "total": total,
+        "answered": len(answers),
+        "score": sum(marks),
+        "restart_url": _quiz_url(current),
+        "new_url": _quiz_url(quizzes.Quiz(seed=quizzes.new_seed(), chapter=current.chapter, sections=current.sections)),
+        "start_url": reverse("study:quiz"),
+    }
+    if answers:
+        asked = current.questions[len(answers) - 1]
+        section = asked.section
+        definitions = section.paragraphs.filter(part=Part.DEFINITION).order_by("order")
+        context["result"] = {
+            "right": marks[-1],
+            "answer": next(s for s in current.choices_for(asked) if s.number == answers[-1]),
+            "section": section,
+            "penalty": section.penalty,
+            "example_url": _share_url(section, asked.key, code),
+            "definitions": [(p.key, f"{_section_url(section, code)}#{p.key}") for p in definitions],
+        }
+    if len(answers) < total:
+        question = current.questions[len(answers)]
+        context["question"] = {
+            "number": len(answers) + 1,
+            "text": shown_text(question, "text", code, fallback=True),
+            "choices": [
+                (section, _quiz_url(current, [*answers, section.number])) for section in current.choices_for(question)
+            ],
+        }
+    return context
+
+
+def _quiz_start(request, code):
+    chapters = []
+    examples = Paragraph.objects.filter(part=Part.EXAMPLE)
+    for chapter in Chapter.objects.all():
+        count = examples.filter(section__chapter=chapter).count()
+        if count:
+            chapters.append((chapter, count, _quiz_url(quizzes.Quiz(seed=quizzes.new_seed(), chapter=chapter))))
+    sections = Section.objects.filter(paragraphs__part=Part.EXAMPLE).distinct().in_reading_order()
+    context = {
+        "everything_url": _quiz_url(quizzes.Quiz(seed=quizzes.new_seed())),
+        "total": examples.count(),
+        "chapters": chapters,
+        "sections": sections,
+        "seed": quizzes.new_seed(),
+    }
+    return render(request, "study/quiz_start.html", context)
