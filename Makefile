@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench
+.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -24,8 +24,13 @@ messages: $(VENV)/.installed
 	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v0
 
+## The CJK font the link preview pictures of shared paragraphs are drawn with (Debian's fonts-noto-cjk).
+fonts:
+	@fc-list 2>/dev/null | grep -qi "noto sans cjk" || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fontconfig fonts-noto-cjk >/dev/null)
+
 ## Migrate the local SQLite database and load content/ into it.
-db: install
+db: install fonts
 	DEBUG=1 $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 $(PY) manage.py loadcontent
 
@@ -42,7 +47,7 @@ test: install browser-deps
 	$(BIN)/pytest
 
 ## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.
-test-fast: install
+test-fast: install fonts
 	$(BIN)/pytest -m "not browser and not scaleout"
 
 ## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).

@@ -92,10 +92,10 @@ def test_the_link_control_copies_the_paragraphs_address(live_ipg, new_page):
     page = new_page(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
     page.goto(live_ipg.url + THREE)
     page.click("#example-c > a.permalink")
-    expected = f"{live_ipg.url}{THREE}#example-c"
     page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
-    assert page.evaluate("navigator.clipboard.readText()") == expected
-    assert page.url == expected
+    # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph.
+    assert page.evaluate("navigator.clipboard.readText()") == f"{live_ipg.url}/en/ipg/2.3/example-c/"
+    assert page.url == f"{live_ipg.url}{THREE}#example-c"
 
 
 def test_every_block_of_text_carries_its_language(live_ipg, new_page):

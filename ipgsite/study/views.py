@@ -82,6 +82,7 @@ def paragraph(request, number, key):
             (other, request.build_absolute_uri(_share_url(section, key, other))) for other in languages.CODES
         ],
         "og_locale": languages.OPEN_GRAPH_LOCALES[code],
+        "links_cache": {},
     }
     return render(request, "study/paragraph.html", context)
 
@@ -116,6 +117,7 @@ def reading_list(request):
     entries = lists.read_list(references[: lists.MAX_PARAGRAPHS], codes, fallback=not comparing)
     langs = compare.serialize(codes) if comparing else ""
     context = {
+        "links_cache": {},
         "entries": entries,
         "count": len(references),
         "over": over,

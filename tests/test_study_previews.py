@@ -1,0 +1,170 @@
+"""A paragraph's own page, as chat apps read it: a plain GET without cookies or JavaScript, then the
+`<meta property="og:…">` tags, and the preview picture they point to."""
+
+import io
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+from PIL import Image, ImageStat
+
+from edits import paragraph, write
+from ipgsite.study.previews import plain_text, shorten
+from pages import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def pictures_in(tmp_path, settings):
+    settings.PREVIEW_IMAGE_DIR = tmp_path / "previews"
+    return settings.PREVIEW_IMAGE_DIR
+
+
+def as_a_chat_app(url):
+    """What a link preview fetcher sees: no cookies, no JavaScript, the head's Open Graph tags."""
+    response = Client().get(url)
+    assert response.status_code == 200, url
+    assert not response.cookies
+    head = parse(response.content).find("head")
+    tags = {m.attrs["property"]: m.attrs["content"] for m in head.find_all("meta") if "property" in m.attrs}
+    return response, tags
+
+
+def picture(url):
+    path = urlsplit(url)
+    response = Client().get(f"{path.path}?{path.query}")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    return Image.open(io.BytesIO(b"".join(response.streaming_content)))
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "locale", "start"),
+    [
+        ("en", "2.3 Game Play Error — Hidden Card Error", "en_US", "A player resolves a Dark Confidant trigger"),
+        ("zh-hans", "2.3 非公开牌张失误", "zh_CN", None),
+        ("ja", "2.3 ゲーム上の誤り ─ 非公開カードに関する誤り", "ja_JP", "プレイヤーが《闇の腹心》"),
+    ],
+)
+def test_the_share_url_previews_its_paragraph_in_three_languages(ipg, lang, title, locale, start):
+    response, og = as_a_chat_app(f"/{lang}/ipg/2.3/example-c/")
+    text = plain_text(paragraph("2.3", "example-c").text_in(lang))
+    assert og["og:title"].startswith(title)
+    assert og["og:title"] != title  # names the paragraph too
+    assert og["og:description"] == shorten(text, lang)
+    assert text.startswith(og["og:description"].rstrip("…"))
+    if start:
+        assert og["og:description"].startswith(start)
+    assert og["og:locale"] == locale
+    assert og["og:url"] == f"http://testserver/{lang}/ipg/2.3/example-c/"
+    assert urlsplit(og["og:image"]).path == f"/{lang}/ipg/2.3/example-c/preview.png"
+    assert (og["og:image:width"], og["og:image:height"]) == ("1200", "630")
+    html = parse(response.content)
+    assert html.find("link", rel="canonical").attrs["href"] == f"http://testserver/{lang}/ipg/2.3/#example-c"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans", "ja"])
+def test_a_long_paragraph_is_cut_at_the_end_of_a_sentence(ipg, lang):
+    _response, og = as_a_chat_app(f"/{lang}/ipg/2.3/definition-1/")
+    text = plain_text(paragraph("2.3", "definition-1").text_in(lang))
+    description = og["og:description"]
+    assert len(description) < len(text)
+    assert text.startswith(description)
+    assert description[-1] in ".。"
+
+
+def test_the_section_pages_own_preview_stays_the_sections(ipg):
+    _response, og = as_a_chat_app("/en/ipg/2.3/")
+    assert og["og:title"] == "2.3 Game Play Error — Hidden Card Error"
+    assert not og["og:description"].startswith("A player resolves Dark Confidant")
+
+
+def test_the_page_opens_the_section_at_the_paragraph_highlighted(client, ipg):
+    html = parse(client.get("/ja/ipg/2.3/example-c/").content)
+    highlighted = html.find_all(class_="shared-paragraph")
+    assert [n.attrs["id"] for n in highlighted] == ["example-c"]
+    assert highlighted[0].attrs["aria-current"] == "true"
+    assert html.by_id("definition-1") is not None  # the whole section is there
+    assert html.find("a", href="/ja/ipg/2.3/") is not None  # and a link to the plain section page
+
+
+def test_a_missing_translation_is_previewed_as_missing_never_in_english(ipg):
+    # 2.4's definition-2 has no Chinese; 2.1 has only Japanese.
+    for url, english in [
+        ("/zh-hans/ipg/2.4/definition-2/", paragraph("2.4", "definition-2").text_en),
+        ("/en/ipg/2.1/example-a/", None),
+    ]:
+        _response, og = as_a_chat_app(url)
+        assert "Not yet translated" in og["og:description"] or "尚未翻译" in og["og:description"]
+        if english:
+            assert english[:40] not in og["og:description"]
+    _response, og = as_a_chat_app("/en/ipg/2.1/example-a/")
+    assert og["og:description"] == "Not yet translated into English."
+
+
+def test_descriptions_are_cut_where_a_sentence_ends_cjk_aware():
+    english = "First sentence here. " * 5 + "A last sentence that runs on for a very long time " * 5
+    cut = shorten(english, "en", limit=120)
+    assert cut.endswith("here.") and len(cut) <= 120
+    japanese = "プレイヤーがカードを引いた。" * 4 + "対戦相手は" * 40
+    cut = shorten(japanese, "ja", limit=100)
+    assert cut.endswith("。") and len(cut) <= 100
+    assert " " not in cut
+    # No sentence end within reach: a character boundary in CJK, a word boundary in English.
+    assert shorten("判" * 150, "zh-hans", limit=100) == "判" * 99 + "…"
+    words = shorten("word " * 100, "en", limit=50)
+    assert words.endswith("word…") and len(words) <= 50
+    assert shorten("Short.", "en") == "Short."
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans", "ja"])
+def test_the_preview_picture_is_a_1200_by_630_png_with_text_on_it(ipg, lang):
+    _response, og = as_a_chat_app(f"/{lang}/ipg/2.3/example-c/")
+    image = picture(og["og:image"])
+    assert image.format == "PNG"
+    assert image.size == (1200, 630)
+    # Not blank: the text below the title band makes the body's pixels vary.
+    body = image.convert("L").crop((0, 180, 1200, 560))
+    assert ImageStat.Stat(body).var[0] > 200
+
+
+def test_the_picture_is_drawn_again_after_an_edit_through_the_write_path(ipg, pictures_in):
+    _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
+    before = picture(og["og:image"])
+    files_before = sorted(p.name for p in pictures_in.iterdir())
+    assert len(files_before) == 1
+    picture(og["og:image"])  # asked again: the same file, not drawn again
+    assert sorted(p.name for p in pictures_in.iterdir()) == files_before
+
+    write("2.3", "example-c", "en", "A player draws four cards.")
+    _response, edited = as_a_chat_app("/en/ipg/2.3/example-c/")
+    assert edited["og:description"] == "A player draws four cards."
+    assert edited["og:image"] != og["og:image"]  # a new URL, so chat apps fetch it again
+    after = picture(edited["og:image"])
+    assert after.tobytes() != before.tobytes()
+    assert len(list(pictures_in.iterdir())) == 1  # the earlier text's picture is gone
+    assert sorted(p.name for p in pictures_in.iterdir()) != files_before
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/ipg/2.3/example-z/",
+        "/en/ipg/9.9/example-a/",
+        "/en/ipg/2.3/Example-C/",
+        "/ja/ipg/2.3/example-z/preview.png",
+        "/en/ipg/2.3/example_c/",
+    ],
+)
+def test_an_unknown_paragraph_is_a_404(client, ipg, url):
+    assert client.get(url).status_code == 404
+
+
+def test_the_link_control_of_a_section_offers_the_paragraphs_own_page(client, ipg):
+    html = parse(client.get("/zh-hans/ipg/2.3/").content)
+    link = html.by_id("example-c").find("a", class_="permalink")
+    assert link.attrs["data-share"] == "/zh-hans/ipg/2.3/example-c/"
+    menu = html.by_id("example-c").find(class_="paragraph-menu")
+    assert menu.find("a", class_="share-link").attrs["href"] == "/zh-hans/ipg/2.3/example-c/"
+    assert menu.attrs["data-ref"] == "2.3:example-c"
