@@ -149,7 +149,20 @@ def test_on_plain_http_development_the_readers_cookies_still_work(client, ipg, s
     assert client.get("/ipg/2.4/")["Location"] == "/zh-hans/ipg/2.4/"
 
 
-@pytest.mark.parametrize("url", ["/en/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,zh-hans,ja", "/ja/penalties/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/",
+        "/ja/ipg/2.3/",
+        "/en/ipg/2.3/?langs=en,zh-hans,ja",
+        "/ja/penalties/",
+        "/ja/ipg/2.3/example-c/",
+        "/en/list/?p=2.3:example-c&p=9.9:x&langs=en,ja",
+        "/zh-hans/quiz/",
+        "/en/quiz/?seed=1&a=2.3",
+        "/en/quiz/?seed=x",
+    ],
+)
 def test_pages_carry_no_inline_script_or_style(client, ipg, url):
     """What the policy would block: the pages must not need it."""
     html = client.get(url).content.decode()
@@ -220,7 +233,8 @@ def test_chromium_reports_no_policy_violation(live_ipg, new_page):
     page = new_page()
     violations = []
     page.on("console", lambda message: "Content Security Policy" in message.text and violations.append(message.text))
-    for url in ["/en/", "/ja/ipg/2.3/?langs=en,zh-hans,ja", "/zh-hans/ipg/2.4/", "/en/penalties/", LOGIN]:
+    study = ["/ja/ipg/2.3/example-c/", "/en/list/?p=2.3:example-c&langs=en,ja", "/en/quiz/?seed=1&a=2.3"]
+    for url in ["/en/", "/ja/ipg/2.3/?langs=en,zh-hans,ja", "/zh-hans/ipg/2.4/", "/en/penalties/", LOGIN, *study]:
         response = page.goto(live_ipg.url + url)
         assert "'unsafe-inline'" not in response.headers["content-security-policy"]
         page.wait_for_load_state("networkidle")
