@@ -70,3 +70,41 @@ def test_the_quiz_is_answered_by_following_links(live_ipg, new_page):
     assert page.locator("section.quiz-result").is_visible()
     assert "a=" in page.url
     assert "Score:" in page.locator(".quiz-score").inner_text()
+
+
+def test_a_reading_list_once_opened_reads_offline(live_ipg, new_page):
+    from playwright.sync_api import expect
+
+    page = new_page(PHONE, service_workers="allow")
+    url = f"{live_ipg.url}/ja/list/?p=2.3:example-c&p=2.4:definition-1&langs=ja,en"
+    page.goto(url)
+    expect(page.locator("#offline-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    page.wait_for_function(
+        "url => caches.open('ipg-pages').then(c => c.match(url)).then(r => !!r)", arg=url, timeout=10_000
+    )
+    page.context.set_offline(True)
+    response = page.goto(url)
+    assert response.ok and response.from_service_worker
+    expect(page.locator("section.list-entry")).to_have_count(2)
+    expect(page.locator("section.list-entry").first).to_contain_text("闇の腹心")
+    # Its stylesheet came from the saved copy too: the menu and bar styles apply.
+    assert page.evaluate("getComputedStyle(document.querySelector('.list-entry')).borderTopStyle") == "solid"
+    # A list never opened was not saved: the offline page says so.
+    response = page.goto(f"{live_ipg.url}/ja/list/?p=2.3:example-a")
+    assert response.status == 503
+
+
+@pytest.mark.parametrize(("langs", "columns"), [("", 1), ("&langs=zh-hans,en", 2)])
+def test_a_reading_list_prints_as_an_a4_handout_one_column_per_language(live_ipg, new_page, langs, columns):
+    import re
+
+    page = new_page(PHONE)
+    page.goto(f"{live_ipg.url}/en/list/?p=2.3:example-c&p=2.4:definition-1{langs}")
+    page.emulate_media(media="print")
+    tracks = page.evaluate("getComputedStyle(document.querySelector('.list-entry .row')).gridTemplateColumns")
+    assert (len(tracks.split()) if tracks != "none" else 1) == columns
+    for hidden in [".site-header", ".compare", ".list-link", ".site-footer"]:
+        assert page.evaluate(f"getComputedStyle(document.querySelector('{hidden}')).display") == "none", hidden
+    pdf = page.pdf(prefer_css_page_size=True)
+    width, height = map(float, re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf).groups())
+    assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (210, 297)  # A4, in millimetres

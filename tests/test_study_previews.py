@@ -168,3 +168,13 @@ def test_the_link_control_of_a_section_offers_the_paragraphs_own_page(client, ip
     menu = html.by_id("example-c").find(class_="paragraph-menu")
     assert menu.find("a", class_="share-link").attrs["href"] == "/zh-hans/ipg/2.3/example-c/"
     assert menu.attrs["data-ref"] == "2.3:example-c"
+
+
+def test_the_share_page_is_kept_in_the_page_cache_until_the_text_changes(ipg):
+    first, _og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    again, _og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    assert (first["X-Cache"], again["X-Cache"]) == ("miss", "hit")
+    write("2.3", "example-c", "ja", "プレイヤーがカードを4枚引いた。")
+    edited, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    assert edited["X-Cache"] == "miss"
+    assert og["og:description"] == "プレイヤーがカードを4枚引いた。"
