@@ -178,3 +178,17 @@ def test_the_share_page_is_kept_in_the_page_cache_until_the_text_changes(ipg):
     edited, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
     assert edited["X-Cache"] == "miss"
     assert og["og:description"] == "プレイヤーがカードを4枚引いた。"
+
+
+def test_without_a_cjk_font_the_check_says_what_to_install_and_the_page_still_previews(client, ipg, settings):
+    from django.core.checks import run_checks
+
+    settings.PREVIEW_FONT = "/nonexistent/font.ttc"
+    warnings = [c for c in run_checks() if c.id == "study.W001"]
+    assert len(warnings) == 1 and "/nonexistent/font.ttc" in warnings[0].msg
+    assert client.get("/en/ipg/2.3/example-c/preview.png").status_code == 503
+    _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
+    assert og["og:description"].startswith("A player resolves")
+    settings.PREVIEW_FONT = ""
+    assert [c for c in run_checks() if c.id == "study.W001"] == []
+    assert client.get("/en/ipg/2.3/example-c/preview.png").status_code == 200

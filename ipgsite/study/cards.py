@@ -101,9 +101,12 @@ def _found_font():
     )
 
 
-@functools.lru_cache(maxsize=32)
 def font(code, size):
-    path = font_file()
+    return _face(font_file(), code, size)
+
+
+@functools.lru_cache(maxsize=32)
+def _face(path, code, size):
     wanted = FACES.get(code, FACES["en"])
     first = None
     for index in range(12):  # a .ttc holds several faces; a plain font file has one

@@ -1,5 +1,5 @@
 from django.conf import settings
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
@@ -96,7 +96,11 @@ def _paragraph_name(row):
 @require_safe
 def preview_image(request, number, key):
     section, paragraph = _paragraph(number, key)
-    path = cards.picture(_card(section, paragraph, get_language()))
+    try:
+        path = cards.picture(_card(section, paragraph, get_language()))
+    except cards.FontMissing:
+        # Said at start-up by the system check study.W001; the page's text preview still works.
+        return HttpResponse(gettext("The preview picture is not available."), status=503, content_type="text/plain")
     response = FileResponse(path.open("rb"), content_type="image/png")
     response["Cache-Control"] = "public, max-age=3600"
     return response
