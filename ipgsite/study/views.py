@@ -1,9 +1,10 @@
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
@@ -134,7 +135,7 @@ def reading_list(request):
         "keep": [("p", e.reference) for e in entries],
         "langs": langs,
         "list_url": request.build_absolute_uri(
-            reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs))
+            reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs), safe=":,")
         ),
     }
     return render(request, "study/list.html", context, status=200)
