@@ -13,7 +13,7 @@ def overflow(page):
 
 def add_to_list(page, key):
     page.click(f"#{key} > a.permalink")
-    menu = page.locator(f"#{key} > .paragraph-menu")
+    menu = page.locator(f".paragraph-menu[data-ref$=':{key}']")
     assert menu.is_visible()
     menu.locator("button.add-to-list").click()
     assert menu.locator("button.add-to-list").get_attribute("aria-pressed") == "true"

@@ -165,7 +165,8 @@ def test_the_link_control_of_a_section_offers_the_paragraphs_own_page(client, ip
     html = parse(client.get("/zh-hans/ipg/2.3/").content)
     link = html.by_id("example-c").find("a", class_="permalink")
     assert link.attrs["data-share"] == "/zh-hans/ipg/2.3/example-c/"
-    menu = html.by_id("example-c").find(class_="paragraph-menu")
+    menu = html.find(class_="paragraph-menu", **{"data-ref": "2.3:example-c"})
+    assert menu in html.by_id("example-c").next_siblings()[:2]  # after the row and its notes
     assert menu.find("a", class_="share-link").attrs["href"] == "/zh-hans/ipg/2.3/example-c/"
     assert menu.attrs["data-ref"] == "2.3:example-c"
 

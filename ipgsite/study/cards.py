@@ -174,7 +174,7 @@ def draw(card):
     footer = font(card.code, 26)
     pen.text((MARGIN, HEIGHT - 54), f"{card.site} · ¶ {card.key}", font=footer, fill=MUTED)
     with tempfile.SpooledTemporaryFile() as out:
-        image.save(out, "PNG", optimize=True)
+        image.save(out, "PNG")  # optimize=True costs 20x the time for 2% of the size
         out.seek(0)
         return out.read()
 

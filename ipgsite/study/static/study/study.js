@@ -45,12 +45,21 @@
     });
   }
 
+  // A row's menu follows it, after its notes if it has any.
+  function menuOf(row) {
+    for (var next = row && row.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.classList.contains("paragraph-menu")) return next;
+      if (next.classList.contains("row")) return null;
+    }
+    return null;
+  }
+
   function initMenus() {
     document.addEventListener("click", function (event) {
       var target = event.target;
       var permalink = target.closest && target.closest("a.permalink");
       if (permalink) {
-        var menu = permalink.parentElement.querySelector(".paragraph-menu");
+        var menu = menuOf(permalink.closest(".row"));
         if (menu) menu.hidden = !menu.hidden;
         return;
       }
