@@ -58,3 +58,9 @@ def test_a_missing_translation_is_said_in_the_page_language(client, ipg):
     html = parse(client.get("/zh-hans/ipg/2.4/definition-2/").content)
     description = html.find("meta", property="og:description").attrs["content"]
     assert description == "尚未译为简体中文。"
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Quiz"), ("zh-hans", "测验"), ("ja", "クイズ")])
+def test_every_page_header_leads_to_the_quiz(client, ipg, lang, label):
+    link = parse(client.get(f"/{lang}/").content).find("a", class_="quiz-link")
+    assert (link.attrs["href"], link.text()) == (f"/{lang}/quiz/", label)
