@@ -193,3 +193,21 @@ def test_without_a_cjk_font_the_check_says_what_to_install_and_the_page_still_pr
     settings.PREVIEW_FONT = ""
     assert [c for c in run_checks() if c.id == "study.W001"] == []
     assert client.get("/en/ipg/2.3/example-c/preview.png").status_code == 200
+
+
+def test_the_pictures_lines_break_between_words_in_english_and_anywhere_in_cjk():
+    from ipgsite.study import cards
+
+    english = (
+        "A player commits an error in the game that cannot be corrected by only publicly available information. " * 3
+    )
+    lines = cards.wrap(english, cards.font("en", 36), 1072, 3)
+    assert len(lines) == 3 and lines[-1].endswith("…")
+    words = set(english.split())
+    assert all(word in words for line in lines for word in line.rstrip("…").split())
+    japanese = "プレイヤーが《闇の腹心》の誘発型能力を解決して、そのカードを公開せずに手札に入れた。" * 6
+    face = cards.font("ja", 36)
+    lines = cards.wrap(japanese, face, 1072, 3)
+    assert "".join(lines).rstrip("…") == japanese[: len("".join(lines)) - 1]
+    assert all(face.getlength(line) <= 1072 for line in lines)
+    assert face.getlength(lines[0]) > 1072 - 2 * 36  # filled to within a character or two of the width

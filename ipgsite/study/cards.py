@@ -142,9 +142,11 @@ def wrap(text, face, width, max_lines):
         lines.append(line.rstrip())
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-        last = lines[-1]
+        last = whole = lines[-1]
         while last and face.getlength(last + "…") > width:
             last = last[:-1]
+        if len(last) < len(whole) and not re.match(CJK_CHAR, whole[len(last)]) and " " in last:
+            last = last.rsplit(" ", 1)[0]  # end at a word, not inside one
         lines[-1] = last.rstrip() + "…"
     return lines
 
