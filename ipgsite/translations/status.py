@@ -35,7 +35,7 @@ def follow(batch):
             minor=bool(english) and all(edit.minor for edit in english),
             user=user,
         )
-    for note in Note.objects.filter(pk__in=note_edits).prefetch_related("statuses"):
+    for note in Note.objects.filter(pk__in=note_edits):
         refresh_note_statuses(note, changed=note_edits[note.pk], user=user)
     if batch.structure_changed or batch.everything:
         ensure_statuses()
@@ -73,7 +73,7 @@ def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, us
 def refresh_note_statuses(note, changed=(), user=None):
     """A note's statuses after a save: its source is its text in the language it was written in."""
     source = note.body_in(note.language)
-    existing = {status.language: status for status in note.statuses.all()}
+    existing = {status.language: status for status in Status.of_notes.filter(note=note)}
     now = timezone.now()
     for code in languages.CODES:
         status = existing.get(code) or Status(
