@@ -173,6 +173,10 @@ class ChangeQuerySet(models.QuerySet):
 class Change(models.Model):
     """One language's text of a paragraph or note before and after one save; or a note added or deleted."""
 
+    class Field(models.TextChoices):
+        TEXT = "text", _("text")
+        BODY = "body", _("note")
+
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
         ADD = "add", _("note added")
@@ -185,7 +189,7 @@ class Change(models.Model):
         Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", verbose_name=_("note")
     )
     action = models.CharField(_("action"), max_length=10, choices=Action.choices, default=Action.EDIT)
-    field = models.CharField(_("field"), max_length=20)
+    field = models.CharField(_("field"), max_length=20, choices=Field.choices)
     language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES, blank=True)
     before = models.TextField(_("before"), blank=True)
     after = models.TextField(_("after"), blank=True)

@@ -84,7 +84,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='change',
             name='field',
-            field=models.CharField(max_length=20, verbose_name='field'),
+            field=models.CharField(choices=[("text", "text"), ("body", "note")], max_length=20, verbose_name="field"),
         ),
         migrations.AlterField(
             model_name='change',
