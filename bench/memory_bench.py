@@ -134,8 +134,7 @@ def report(scale, repeat):
 
     print(f"\n## corpus {scale}: {Entry.objects.count()} indexed texts (paragraphs and notes × languages)")
     print(
-        f"{'direction':<24} {'index p50':>10} {'p95':>8} {'scan p50':>10} {'p95':>9} {'scan/index p95':>15}"
-        "  same best"
+        f"{'direction':<24} {'index p50':>10} {'p95':>8} {'scan p50':>10} {'p95':>9} {'scan/index p95':>15}  same best"
     )
     ratios = []
     for name, texts in directions():
@@ -183,7 +182,9 @@ def main():
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
         ratios = report(f"{args.copies + 1}x", args.repeat)
-        print(f"\nat {args.copies + 1}x the index is {min(ratios):.1f}x to {max(ratios):.1f}x faster than the scan at p95")
+        print(
+            f"\nat {args.copies + 1}x the index is {min(ratios):.1f}x to {max(ratios):.1f}x faster than the scan at p95"
+        )
     finally:
         cleanup()
 

@@ -19,7 +19,8 @@ from ipgsite.releases.diffing import diff_html, tokens
 MAX_SUGGESTIONS = 3
 CANDIDATES = 24  # compared in Python, from the index's best
 MIN_SIMILARITY = 0.5
-TRIGRAMS_ASKED = 64  # trigrams of the text looked up on SQLite (spread over the text)
+TRIGRAMS_ASKED = 32  # trigrams of the text looked up on SQLite (spread over the text): more cost more, find no better
+MATCHES_RANKED = 120  # the index's best matches in any language, before those in the source language are kept
 PG_THRESHOLD = 0.2
 
 
@@ -96,11 +97,11 @@ def candidates(entry_id, folded, source_code, target_code, limit=CANDIDATES):
             return []
         query = " OR ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
         sql = (
-            "SELECT e.id FROM search_entry_trigrams, search_entry e WHERE e.id = search_entry_trigrams.rowid"
-            f" AND search_entry_trigrams MATCH %s AND e.language = %s AND e.id != %s AND {TRANSLATED}"
-            " ORDER BY bm25(search_entry_trigrams) LIMIT %s"
+            "SELECT e.id FROM (SELECT rowid AS id, rank FROM search_entry_trigrams WHERE search_entry_trigrams MATCH %s"
+            " ORDER BY rank LIMIT %s) AS matches JOIN search_entry e ON e.id = matches.id"
+            f" WHERE e.language = %s AND e.id != %s AND {TRANSLATED} ORDER BY matches.rank LIMIT %s"
         )
-        params = [query, source_code, entry_id, target_code, limit]
+        params = [query, MATCHES_RANKED, source_code, entry_id, target_code, limit]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return [row[0] for row in cursor.fetchall()]
