@@ -2,26 +2,30 @@
 language, anywhere in the IPG, with their stored translations.
 
 Candidates come from the search app's text index (its rows hold every text, plain and folded, per language): FTS5's
-trigram table on SQLite, pg_trgm's GIN index on PostgreSQL. Only those few candidates are compared in Python, so a
+trigram table on SQLite (ranked by bm25 over trigrams of the text), pg_trgm's GIN index under LIKE on PostgreSQL
+(ranked by how many of the text's rarest words, or runs of CJK characters, they share). Only those few candidates are compared in Python, so a
 suggestion costs the same at any size of the corpus; `python_scan` compares every translated text instead, and is
 the baseline `bench/memory_bench.py` measures against.
 """
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from django.db import connection, transaction
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.releases.diffing import diff_html, tokens
+from ipgsite.releases.diffing import CJK, diff_html, tokens
 
 MAX_SUGGESTIONS = 3
 CANDIDATES = 24  # compared in Python, from the index's best
 MIN_SIMILARITY = 0.5
 TRIGRAMS_ASKED = 32  # trigrams of the text looked up on SQLite (spread over the text): more cost more, find no better
 MATCHES_RANKED = 120  # the index's best matches in any language, before those in the source language are kept
-PG_THRESHOLD = 0.2
+PROBES = (6, 16)  # on PostgreSQL: the words (or CJK runs of 4) looked up, and how many when too few texts share them
+CJK_RUN = re.compile(f"[{CJK}]+")
+PROBE = re.compile(rf"[{CJK}]+|[^\W{CJK}]{{4,}}")
 
 
 @dataclass
@@ -106,15 +110,49 @@ def candidates(entry_id, folded, source_code, target_code, limit=CANDIDATES):
             cursor.execute(sql, params)
             return [row[0] for row in cursor.fetchall()]
     if connection.vendor == "postgresql":
-        sql = (
-            "SELECT e.id FROM search_entry e WHERE e.folded %% %s AND e.language = %s AND e.id != %s"
-            f" AND {TRANSLATED} ORDER BY similarity(e.folded, %s) DESC LIMIT %s"
-        )
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SELECT set_config('pg_trgm.similarity_threshold', %s, true)", [str(PG_THRESHOLD)])
-            cursor.execute(sql, [folded, source_code, entry_id, target_code, folded, limit])
-            return [row[0] for row in cursor.fetchall()]
+        for count in PROBES:
+            found = _sharing_probes(entry_id, _probes(folded, count), source_code, target_code, limit)
+            if len(found) >= 2 * MAX_SUGGESTIONS:
+                break
+        return found
     return []
+
+
+def _probes(folded, count):
+    """Pieces of the text a similar text shares: its longest words (the rarest), or runs of 4 CJK characters
+    spread over the text."""
+    pieces = []
+    for piece in PROBE.findall(folded):
+        if CJK_RUN.fullmatch(piece):
+            pieces += [piece[i : i + 4] for i in range(0, len(piece), 4) if len(piece[i : i + 4]) >= 3]
+        else:
+            pieces.append(piece)
+    pieces = list(dict.fromkeys(pieces))
+    if len(pieces) <= count:
+        return pieces
+    if CJK_RUN.search(folded):
+        step = len(pieces) / count
+        return [pieces[int(i * step)] for i in range(count)]
+    return sorted(pieces, key=len, reverse=True)[:count]
+
+
+def _sharing_probes(entry_id, probes, source_code, target_code, limit):
+    """On PostgreSQL: the texts that share most of the probes, each found through pg_trgm's index under LIKE."""
+    if not probes:
+        return []
+    patterns = ["%" + connection.ops.prep_for_like_query(probe) + "%" for probe in probes]
+    shared = " + ".join(["CASE WHEN folded LIKE %s THEN 1 ELSE 0 END"] * len(patterns))
+    sql = (
+        f"WITH e AS MATERIALIZED (SELECT id, language, paragraph_id, note_id, {shared} AS shared FROM search_entry"
+        f" WHERE {' OR '.join(['folded LIKE %s'] * len(patterns))})"
+        f" SELECT e.id FROM e WHERE e.language = %s AND e.id != %s AND {TRANSLATED}"
+        " ORDER BY e.shared DESC, e.id LIMIT %s"
+    )
+    # As in search.backends: the planner would rather read every row than the trigram index.
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(sql, patterns + patterns + [source_code, entry_id, target_code, limit])
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _rows(ids):
