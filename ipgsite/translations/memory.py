@@ -3,9 +3,9 @@ language, anywhere in the IPG, with their stored translations.
 
 Candidates come from the search app's text index (its rows hold every text, plain and folded, per language): FTS5's
 trigram table on SQLite (ranked by bm25 over trigrams of the text), pg_trgm's GIN index under LIKE on PostgreSQL
-(ranked by how many of the text's rarest words, or runs of CJK characters, they share). Only those few candidates are compared in Python, so a
-suggestion costs the same at any size of the corpus; `python_scan` compares every translated text instead, and is
-the baseline `bench/memory_bench.py` measures against.
+(ranked by how many of the text's rarest words, or runs of CJK characters, they share). Only those few candidates
+are compared in Python; `python_scan` compares every translated text instead, and is the baseline
+`bench/memory_bench.py` measures against.
 """
 
 import difflib
