@@ -100,15 +100,25 @@ def candidates(entry_id, folded, source_code, target_code, limit=CANDIDATES):
         if not grams:
             return []
         query = " OR ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
-        sql = (
+        # First the index's best matches in any language, then those translated; when the best matches are not
+        # translated (a section no one has translated yet), every match is ranked among the translated texts.
+        ranked_first = (
             "SELECT e.id FROM (SELECT rowid AS id, rank FROM search_entry_trigrams WHERE search_entry_trigrams MATCH %s"
             " ORDER BY rank LIMIT %s) AS matches JOIN search_entry e ON e.id = matches.id"
             f" WHERE e.language = %s AND e.id != %s AND {TRANSLATED} ORDER BY matches.rank LIMIT %s"
         )
-        params = [query, MATCHES_RANKED, source_code, entry_id, target_code, limit]
+        every_match = (
+            "SELECT e.id FROM search_entry_trigrams, search_entry e WHERE e.id = search_entry_trigrams.rowid"
+            f" AND search_entry_trigrams MATCH %s AND e.language = %s AND e.id != %s AND {TRANSLATED}"
+            " ORDER BY bm25(search_entry_trigrams) LIMIT %s"
+        )
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return [row[0] for row in cursor.fetchall()]
+            cursor.execute(ranked_first, [query, MATCHES_RANKED, source_code, entry_id, target_code, limit])
+            found = [row[0] for row in cursor.fetchall()]
+            if len(found) < limit:
+                cursor.execute(every_match, [query, source_code, entry_id, target_code, limit])
+                found = [row[0] for row in cursor.fetchall()]
+            return found
     if connection.vendor == "postgresql":
         for count in PROBES:
             found = _sharing_probes(entry_id, _probes(folded, count), source_code, target_code, limit)
