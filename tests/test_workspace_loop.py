@@ -153,3 +153,29 @@ def test_a_new_note_gets_statuses_in_every_language(ipg):
         "zh-hans": State.MISSING,
         "ja": State.TRANSLATED,
     }
+
+
+def test_save_and_next_for_a_text_not_on_the_page_is_a_404_and_saves_nothing(ipg):
+    client = client_for(translator("ja"))
+    form = translate_form(client, "2.4", "ja")
+    form.update({"p-definition-1-text": "訳文。", "save_next": "p-no-such-key"})
+    assert client.post(translate_url("2.4", "ja"), form).status_code == 404
+    assert paragraph("2.4", "definition-1").text_in("ja") == ""
+
+
+def test_a_note_translation_is_reviewed_by_someone_else_only(ipg):
+    note = japanese_notes_in("2.3").first()
+    writer, reviewer = translator("zh-hans", "writer"), translator("zh-hans", "reviewer")
+    client = client_for(writer)
+    form = translate_form(client, "2.3", "zh-hans")
+    form.update({f"n-{note.pk}-text": "中文。", "save": f"n-{note.pk}"})
+    assert client.post(translate_url("2.3", "zh-hans"), form).status_code == 302
+    form = translate_form(client, "2.3", "zh-hans")
+    form["review"] = f"n-{note.pk}"
+    client.post(translate_url("2.3", "zh-hans"), form)
+    assert note_state(note, "zh-hans") == State.TRANSLATED  # its own translator may not
+    other = client_for(reviewer)
+    form = translate_form(other, "2.3", "zh-hans")
+    form["review"] = f"n-{note.pk}"
+    assert other.post(translate_url("2.3", "zh-hans"), form).status_code == 302
+    assert note_state(note, "zh-hans") == State.REVIEWED
