@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench
+.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -64,6 +64,11 @@ bench-page-weight: install
 bench-search: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py --postgres $(PG_URL)
+
+## Translation memory suggestions at 1x and 50x the corpus: the text index against a Python scan, as ratios.
+bench-memory: install
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/memory_bench.py
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/memory_bench.py --postgres $(PG_URL)
 
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install

@@ -27,12 +27,18 @@ class Link(models.Model):
     so that pages can turn exactly the stored mentions into links.
     """
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="links")
-    note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="links")
-    language = models.CharField(max_length=10, choices=languages.CHOICES)
-    start = models.PositiveIntegerField()
-    end = models.PositiveIntegerField()
-    text = models.CharField(max_length=300, help_text=_("The words of the mention, as the text has them."))
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="links", verbose_name=_("paragraph")
+    )
+    note = models.ForeignKey(
+        Note, on_delete=models.CASCADE, null=True, blank=True, related_name="links", verbose_name=_("note")
+    )
+    language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
+    start = models.PositiveIntegerField(verbose_name=_("start"))
+    end = models.PositiveIntegerField(verbose_name=_("end"))
+    text = models.CharField(
+        max_length=300, help_text=_("The words of the mention, as the text has them."), verbose_name=_("text")
+    )
     section = models.ForeignKey(
         Section,
         on_delete=models.CASCADE,
@@ -40,14 +46,20 @@ class Link(models.Model):
         blank=True,
         related_name="mentions",
         help_text=_("The IPG section mentioned."),
+        verbose_name=_("section"),
     )
     mtr = models.CharField(
-        max_length=20, blank=True, help_text=_("The Magic Tournament Rules section mentioned, e.g. 4.3.")
+        max_length=20,
+        blank=True,
+        help_text=_("The Magic Tournament Rules section mentioned, e.g. 4.3."),
+        verbose_name=_("MTR section"),
     )
 
     objects = LinkQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("cross-link")
+        verbose_name_plural = _("cross-links")
         ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
         constraints = [
             models.CheckConstraint(

@@ -33,11 +33,13 @@ class Part(models.TextChoices):
 
 
 class Chapter(models.Model):
-    number = models.CharField(max_length=16, unique=True)
-    title = models.CharField(max_length=200)
-    order = models.PositiveIntegerField()
+    number = models.CharField(max_length=16, unique=True, verbose_name=_("number"))
+    title = models.CharField(max_length=200, verbose_name=_("title"))
+    order = models.PositiveIntegerField(verbose_name=_("order"))
 
     class Meta:
+        verbose_name = _("chapter")
+        verbose_name_plural = _("chapters")
         ordering = ["order"]
 
     def __str__(self):
@@ -59,15 +61,17 @@ class SectionQuerySet(models.QuerySet):
 
 
 class Section(models.Model):
-    number = models.CharField(max_length=16, unique=True, validators=[number_validator])
-    chapter = models.ForeignKey(Chapter, on_delete=models.PROTECT, related_name="sections")
-    title = models.CharField(max_length=200)
-    penalty = models.CharField(max_length=20, choices=Penalty.choices, blank=True)
-    order = models.PositiveIntegerField()
+    number = models.CharField(max_length=16, unique=True, validators=[number_validator], verbose_name=_("number"))
+    chapter = models.ForeignKey(Chapter, on_delete=models.PROTECT, related_name="sections", verbose_name=_("chapter"))
+    title = models.CharField(max_length=200, verbose_name=_("title"))
+    penalty = models.CharField(max_length=20, choices=Penalty.choices, blank=True, verbose_name=_("penalty"))
+    order = models.PositiveIntegerField(verbose_name=_("order"))
 
     objects = SectionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("section")
+        verbose_name_plural = _("sections")
         ordering = ["order"]
 
     def __str__(self):
@@ -95,18 +99,22 @@ class ParagraphQuerySet(models.QuerySet):
 
 
 class Paragraph(models.Model):
-    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="paragraphs")
-    key = models.CharField(max_length=64, validators=[key_validator])
-    part = models.CharField(max_length=20, choices=Part.choices)
-    order = models.PositiveIntegerField()
-    bullet = models.BooleanField(default=False, help_text=_("Shown as an item of a bulleted list."))
-    text = models.TextField(blank=True)
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="paragraphs", verbose_name=_("section"))
+    key = models.CharField(max_length=64, validators=[key_validator], verbose_name=_("key"))
+    part = models.CharField(max_length=20, choices=Part.choices, verbose_name=_("part"))
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    bullet = models.BooleanField(
+        default=False, help_text=_("Shown as an item of a bulleted list."), verbose_name=_("bullet")
+    )
+    text = models.TextField(blank=True, verbose_name=_("text"))
     # Bumped whenever a text changes; an edit made from an older revision is checked for lost updates.
-    revision = models.PositiveIntegerField(default=0, editable=False)
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     objects = ParagraphQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("paragraph")
+        verbose_name_plural = _("paragraphs")
         ordering = ["section__order", "order"]
         constraints = [
             models.UniqueConstraint(fields=["section", "key"], name="unique_paragraph_key_per_section"),
@@ -129,16 +137,27 @@ class Paragraph(models.Model):
 class Note(models.Model):
     """Commentary on one paragraph, from an annotated edition; never part of the official text."""
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="notes")
-    language = models.CharField(
-        max_length=10, choices=languages.CHOICES, help_text=_("The language it was written in.")
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="notes", verbose_name=_("paragraph")
     )
-    source = models.CharField(max_length=200, help_text=_("Where it comes from, e.g. the Japanese annotated edition."))
-    order = models.PositiveIntegerField()
-    body = models.TextField(blank=True)
-    revision = models.PositiveIntegerField(default=0, editable=False)
+    language = models.CharField(
+        max_length=10,
+        choices=languages.CHOICES,
+        help_text=_("The language it was written in."),
+        verbose_name=_("language"),
+    )
+    source = models.CharField(
+        max_length=200,
+        help_text=_("Where it comes from, e.g. the Japanese annotated edition."),
+        verbose_name=_("source"),
+    )
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    body = models.TextField(blank=True, verbose_name=_("body"))
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     class Meta:
+        verbose_name = _("note")
+        verbose_name_plural = _("notes")
         ordering = ["paragraph__section__order", "paragraph__order", "order"]
 
     def __str__(self):
@@ -154,14 +173,17 @@ class Note(models.Model):
 class Alias(models.Model):
     """Another name a section goes by in one language: a short name, an abbreviation, a former name."""
 
-    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="aliases")
-    language = models.CharField(max_length=10, choices=languages.CHOICES)
-    name = models.CharField(max_length=200)
-    former = models.BooleanField(default=False, help_text=_("A name the section no longer goes by."))
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="aliases", verbose_name=_("section"))
+    language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
+    name = models.CharField(max_length=200, verbose_name=_("name"))
+    former = models.BooleanField(
+        default=False, help_text=_("A name the section no longer goes by."), verbose_name=_("former")
+    )
 
     class Meta:
+        verbose_name = _("alias")
+        verbose_name_plural = _("aliases")
         ordering = ["section__order", "language", "former", "pk"]
-        verbose_name_plural = "aliases"
         constraints = [
             models.UniqueConstraint(fields=["language", "name"], name="unique_alias_per_language"),
         ]

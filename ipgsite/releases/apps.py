@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ReleasesConfig(AppConfig):
     name = "ipgsite.releases"
     label = "releases"
-    verbose_name = "Releases"
+    verbose_name = _("Releases")
 
     def ready(self):
         from ipgsite.ipg import versions

@@ -26,13 +26,19 @@ class ReleaseQuerySet(models.QuerySet):
 class Release(models.Model):
     """An IPG version, named by its effective date, with every section frozen as it was published."""
 
-    date = models.DateField(unique=True, help_text=_("The date this version of the IPG takes effect."))
-    title = models.CharField(max_length=200, blank=True)
-    announcement = models.URLField(blank=True, help_text=_("The page announcing this release."))
+    date = models.DateField(
+        unique=True, help_text=_("The date this version of the IPG takes effect."), verbose_name=_("date")
+    )
+    title = models.CharField(max_length=200, blank=True, verbose_name=_("title"))
+    announcement = models.URLField(
+        blank=True, help_text=_("The page announcing this release."), verbose_name=_("announcement")
+    )
 
     objects = ReleaseQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("release")
+        verbose_name_plural = _("releases")
         ordering = ["-date"]
 
     def __str__(self):
@@ -56,14 +62,16 @@ class FrozenSection(models.Model):
     reading order, each paragraph's notes in order.
     """
 
-    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="sections")
-    number = models.CharField(max_length=16)
-    order = models.PositiveIntegerField()
-    content = models.JSONField()
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="sections", verbose_name=_("release"))
+    number = models.CharField(max_length=16, verbose_name=_("number"))
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    content = models.JSONField(verbose_name=_("content"))
     # A hash of `content`: which sections two releases differ in, without reading their text.
-    digest = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64, verbose_name=_("digest"))
 
     class Meta:
+        verbose_name = _("frozen section")
+        verbose_name_plural = _("frozen sections")
         ordering = ["release", "order"]
         constraints = [
             models.UniqueConstraint(fields=["release", "number"], name="unique_frozen_section_per_release"),

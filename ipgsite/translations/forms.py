@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import writing
+from .models import Translator
 
 MAX_REVISION = 2**31 - 1
 NO_REVISION = _("The form does not say which version you started from; reload the page and try again.")
@@ -102,3 +103,15 @@ class BaseItemFormSet(forms.BaseFormSet):
 
 
 ItemFormSet = forms.formset_factory(ItemForm, formset=BaseItemFormSet, extra=0)
+
+
+class InterfaceLanguageForm(forms.ModelForm):
+    class Meta:
+        model = Translator
+        fields = ["interface_language"]
+        widgets = {"interface_language": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["interface_language"]
+        field.choices = [("", _("The language my browser asks for")), *field.choices[1:]]

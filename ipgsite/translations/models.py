@@ -2,11 +2,33 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils.translation import gettext_lazy as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
+
+
+class Translator(models.Model):
+    """A translator's own settings: the language the workspace speaks to them, whatever their browser asks for."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="translator", verbose_name=_("user")
+    )
+    interface_language = models.CharField(
+        _("interface language"),
+        max_length=10,
+        choices=languages.CHOICES,
+        blank=True,
+        help_text=_("The language of the workspace's pages; empty: the language your browser asks for."),
+    )
+
+    class Meta:
+        verbose_name = _("translator")
+        verbose_name_plural = _("translators")
+
+    def __str__(self):
+        return str(self.user)
 
 
 class State(models.IntegerChoices):
@@ -19,6 +41,9 @@ class State(models.IntegerChoices):
 
 
 class StatusQuerySet(models.QuerySet):
+    def of_notes(self):
+        return self.filter(note__isnull=False)
+
     def in_language(self, code):
         return self.filter(language=code)
 
@@ -32,7 +57,10 @@ class StatusQuerySet(models.QuerySet):
         return self.filter(state=State.OUTDATED)
 
     def in_reading_order(self):
-        return self.order_by("paragraph__section__order", "paragraph__order")
+        """Paragraph by paragraph, each paragraph's own text before its notes."""
+        return self.order_by(
+            "paragraph__section__order", "paragraph__order", F("note__order").asc(nulls_first=True), "note_id"
+        )
 
     def counts_by_section_and_language(self):
         """{(section_id, language): {state: count}} in one query."""
@@ -45,34 +73,72 @@ class StatusQuerySet(models.QuerySet):
         return counts
 
 
-class Status(models.Model):
-    """One paragraph in one language. English is the source: it is never outdated.
+class ParagraphStatuses(models.Manager.from_queryset(StatusQuerySet)):
+    """Statuses of paragraphs' own text (and so `paragraph.statuses`); a note's are `Status.of_notes`."""
 
-    A translation is outdated while the English differs from `confirmed_source`, the English it was
+    def get_queryset(self):
+        return super().get_queryset().filter(note__isnull=True)
+
+
+class NoteStatuses(models.Manager.from_queryset(StatusQuerySet)):
+    def get_queryset(self):
+        return super().get_queryset().filter(note__isnull=False)
+
+
+class Status(models.Model):
+    """One paragraph, or one note on it, in one language. A paragraph's source is English, never outdated; a note's
+    source is the language it was written in.
+
+    A translation is outdated while the source differs from `confirmed_source`, the source text it was
     last confirmed against (by saving the translation, confirming it, or a minor English edit).
     """
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="statuses")
-    language = models.CharField(max_length=10, choices=languages.CHOICES)
-    state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("paragraph")
+    )
+    note = models.ForeignKey(
+        Note, null=True, blank=True, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("note")
+    )
+    language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES)
+    state = models.PositiveSmallIntegerField(_("status"), choices=State.choices, default=State.MISSING)
     confirmed_source = models.TextField(
-        blank=True, help_text=_("The English this translation was last confirmed against.")
+        _("confirmed source"), blank=True, help_text=_("The English this translation was last confirmed against.")
     )
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("confirmed by"),
     )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("reviewed by"),
     )
-    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
 
-    objects = StatusQuerySet.as_manager()
+    objects = ParagraphStatuses()
+    of_notes = NoteStatuses()
+    everything = StatusQuerySet.as_manager()
 
     class Meta:
-        verbose_name_plural = "statuses"
+        verbose_name = _("status")
+        verbose_name_plural = _("statuses")
         constraints = [
-            models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language")
+            models.UniqueConstraint(
+                fields=["paragraph", "language"],
+                condition=Q(note__isnull=True),
+                name="one_status_per_paragraph_language",
+            ),
+            models.UniqueConstraint(
+                fields=["note", "language"], condition=Q(note__isnull=False), name="one_status_per_note_language"
+            ),
         ]
         permissions = [
             ("translate_en", "Can edit the English text and notes"),
@@ -82,11 +148,12 @@ class Status(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.paragraph} [{self.language}]: {self.get_state_display()}"
+        of = f"note {self.note_id} on {self.paragraph}" if self.note_id else str(self.paragraph)
+        return f"{of} [{self.language}]: {self.get_state_display()}"
 
     @property
     def is_source(self):
-        return self.language == languages.CODES[0]
+        return self.language == (self.note.language if self.note_id else languages.CODES[0])
 
 
 class ChangeQuerySet(models.QuerySet):
@@ -106,31 +173,57 @@ class ChangeQuerySet(models.QuerySet):
 class Change(models.Model):
     """One language's text of a paragraph or note before and after one save; or a note added or deleted."""
 
+    class Field(models.TextChoices):
+        TEXT = "text", _("text")
+        BODY = "body", _("note")
+
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
         ADD = "add", _("note added")
         DELETE = "delete", _("note deleted")
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="changes")
-    note = models.ForeignKey(Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
-    action = models.CharField(max_length=10, choices=Action.choices, default=Action.EDIT)
-    field = models.CharField(max_length=20)
-    language = models.CharField(max_length=10, choices=languages.CHOICES, blank=True)
-    before = models.TextField(blank=True)
-    after = models.TextField(blank=True)
-    # For a note added or deleted: what it takes to delete or recreate it.
-    note_data = models.JSONField(default=dict, blank=True)
-    revision = models.PositiveIntegerField(help_text=_("The paragraph's or note's revision after this change."))
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="changes", verbose_name=_("paragraph")
     )
-    at = models.DateTimeField(auto_now_add=True)
-    minor = models.BooleanField(default=False, help_text=_("An English edit that does not outdate translations."))
-    reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by")
+    note = models.ForeignKey(
+        Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", verbose_name=_("note")
+    )
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices, default=Action.EDIT)
+    field = models.CharField(_("field"), max_length=20, choices=Field.choices)
+    language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES, blank=True)
+    before = models.TextField(_("before"), blank=True)
+    after = models.TextField(_("after"), blank=True)
+    # For a note added or deleted: what it takes to delete or recreate it.
+    note_data = models.JSONField(_("note data"), default=dict, blank=True)
+    revision = models.PositiveIntegerField(
+        _("revision"), help_text=_("The paragraph's or note's revision after this change.")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    minor = models.BooleanField(
+        _("minor"), default=False, help_text=_("An English edit that does not outdate translations.")
+    )
+    reverts = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reverted_by",
+        verbose_name=_("reverts"),
+    )
 
     objects = ChangeQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
         ordering = ["-at", "-pk"]
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Paragraph
+from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.releases.diffing import diff_html
 
 from .models import State, Status
@@ -19,10 +19,12 @@ SOURCE = languages.SOURCE
 
 def follow(batch):
     """Statuses follow a batch of writes (ipgsite.derived): the edited paragraphs', and new paragraphs' first ones."""
-    edits = {}
+    edits, note_edits = {}, {}
     for edit in batch.edits:
         if isinstance(edit.obj, Paragraph):
             edits.setdefault(edit.obj.pk, []).append(edit)
+        elif isinstance(edit.obj, Note):
+            note_edits.setdefault(edit.obj.pk, set()).add(edit.language)
     user = batch.by if getattr(batch.by, "is_authenticated", False) else None
     for paragraph in Paragraph.objects.filter(pk__in=edits).prefetch_related("statuses"):
         english = [edit for edit in edits[paragraph.pk] if edit.language == SOURCE]
@@ -33,14 +35,18 @@ def follow(batch):
             minor=bool(english) and all(edit.minor for edit in english),
             user=user,
         )
+    for note in Note.objects.filter(pk__in=note_edits):
+        refresh_note_statuses(note, changed=note_edits[note.pk], user=user)
     if batch.structure_changed or batch.everything:
         ensure_statuses()
+        ensure_note_statuses()
 
 
-def state_for(status, text, english):
+def state_for(status, text, english, source_language=SOURCE):
+    """`english` is the source's text: a paragraph's English, or a note's text in the language it was written in."""
     if not text:
         return State.MISSING
-    if status.language != SOURCE and status.confirmed_source != english:
+    if status.language != source_language and status.confirmed_source != english:
         return State.OUTDATED
     return State.REVIEWED if status.reviewed_at else State.TRANSLATED
 
@@ -64,6 +70,53 @@ def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, us
         status.save()
 
 
+def refresh_note_statuses(note, changed=(), user=None):
+    """A note's statuses after a save: its source is its text in the language it was written in."""
+    source = note.body_in(note.language)
+    existing = {status.language: status for status in Status.of_notes.filter(note=note)}
+    now = timezone.now()
+    for code in languages.CODES:
+        status = existing.get(code) or Status(
+            paragraph_id=note.paragraph_id, note=note, language=code, confirmed_source=source
+        )
+        text = note.body_in(code)
+        if code in changed:
+            status.reviewed_by, status.reviewed_at = None, None
+            if text:
+                status.confirmed_source, status.confirmed_by, status.confirmed_at = source, user, now
+        status.state = state_for(status, text, source, note.language)
+        status.save()
+
+
+def ensure_note_statuses():
+    """Statuses for notes that have none yet in some language, taken as confirmed."""
+    have = set(Status.of_notes.values_list("note_id", "language"))
+    new = []
+    for note in Note.objects.all():
+        source = note.body_in(note.language)
+        for code in languages.CODES:
+            if (note.pk, code) not in have:
+                status = Status(paragraph_id=note.paragraph_id, note=note, language=code, confirmed_source=source)
+                status.state = state_for(status, note.body_in(code), source, note.language)
+                new.append(status)
+    if new:
+        Status.objects.bulk_create(new, ignore_conflicts=True)
+
+
+def status_of(obj, code):
+    """The status of a paragraph's or a note's text in one language, locked for update."""
+    if isinstance(obj, Note):
+        return Status.of_notes.select_for_update().get(note=obj, language=code)
+    return Status.objects.select_for_update().get(paragraph=obj, language=code)
+
+
+def source_of(obj):
+    """(language, text) of what a translation of the paragraph or note follows."""
+    if isinstance(obj, Note):
+        return obj.language, obj.body_in(obj.language)
+    return SOURCE, obj.text_in(SOURCE)
+
+
 def ensure_statuses(paragraphs=None):
     """Statuses for paragraphs that have none yet (e.g. loaded before this app), taken as confirmed."""
     paragraphs = Paragraph.objects.all() if paragraphs is None else paragraphs
@@ -81,25 +134,31 @@ def ensure_statuses(paragraphs=None):
 
 
 @transaction.atomic
-def confirm(paragraph, code, user):
-    """The translator checked the translation against the changed English: it is current again."""
-    status = Status.objects.select_for_update().get(paragraph=paragraph, language=code)
-    status.confirmed_source = paragraph.text_in(SOURCE)
+def confirm(obj, code, user):
+    """The translator checked the translation against the changed source: it is current again."""
+    status = status_of(obj, code)
+    source_language, source = source_of(obj)
+    status.confirmed_source = source
     status.confirmed_by, status.confirmed_at = user, timezone.now()
-    status.state = state_for(status, paragraph.text_in(code), status.confirmed_source)
+    status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
     status.save()
     content_changed()  # the reader's page loses its lag mark
     return status
 
 
 @transaction.atomic
-def mark_reviewed(paragraph, code, user):
-    status = Status.objects.select_for_update().get(paragraph=paragraph, language=code)
+def mark_reviewed(obj, code, user):
+    status = status_of(obj, code)
+    source_language, source = source_of(obj)
     status.reviewed_by, status.reviewed_at = user, timezone.now()
-    status.state = state_for(status, paragraph.text_in(code), paragraph.text_in(SOURCE))
+    status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
     status.save()
     content_changed()
     return status
+
+
+def writing_field(obj):
+    return "body" if isinstance(obj, Note) else "text"
 
 
 # Statuses in content/: what each translation follows, and whether it was reviewed

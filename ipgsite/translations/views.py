@@ -20,9 +20,9 @@ from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
 from ipgsite.releases.snapshots import english_in_releases
 
-from . import history, importing, writing
-from .forms import ItemFormSet
-from .models import Change, State, Status
+from . import history, importing, memory, writing
+from .forms import InterfaceLanguageForm, ItemFormSet
+from .models import Change, State, Status, Translator
 from .permissions import (
     can_edit_structure,
     can_translate,
@@ -30,7 +30,7 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
-from .status import SOURCE, UNKNOWN, confirm, diff_html, followed_release, mark_reviewed
+from .status import SOURCE, UNKNOWN, confirm, diff_html, followed_release, mark_reviewed, source_of
 from .writing import Conflict, clean_text, parse_revision
 
 
@@ -68,8 +68,17 @@ def _section(number):
 class Cell:
     code: str
     counts: dict
-    next_key: str = ""
+    next_key: str = ""  # the anchor on the translate page: a paragraph's key, or note-<id>
     can_edit: bool = False
+    note_counts: dict = field(default_factory=dict)
+
+    @property
+    def notes_total(self):
+        return sum(self.note_counts.values())
+
+    @property
+    def notes_by_state(self):
+        return [(state, self.note_counts.get(state, 0)) for state in State]
 
     @property
     def total(self):
@@ -81,26 +90,35 @@ class Cell:
 
     @property
     def needs_work(self):
-        return self.counts.get(State.MISSING, 0) + self.counts.get(State.OUTDATED, 0)
+        return sum(
+            counts.get(State.MISSING, 0) + counts.get(State.OUTDATED, 0) for counts in (self.counts, self.note_counts)
+        )
 
 
 @translators_only
 def dashboard(request):
     sections = list(Section.objects.with_text().in_reading_order())
     counts = Status.objects.counts_by_section_and_language()
-    next_keys = {}
-    for section_id, code, key in (
-        Status.objects.needing_work()
+    note_counts = Status.of_notes.counts_by_section_and_language()
+    next_anchors = {}
+    for section_id, code, key, note_id in (
+        Status.everything.needing_work()
         .in_reading_order()
-        .values_list("paragraph__section_id", "language", "paragraph__key")
+        .values_list("paragraph__section_id", "language", "paragraph__key", "note_id")
     ):
-        next_keys.setdefault((section_id, code), key)
+        next_anchors.setdefault((section_id, code), f"note-{note_id}" if note_id else key)
     mine = translatable_languages(request.user)
     rows = [
         (
             section,
             [
-                Cell(code, counts.get((section.pk, code), {}), next_keys.get((section.pk, code), ""), code in mine)
+                Cell(
+                    code,
+                    counts.get((section.pk, code), {}),
+                    next_anchors.get((section.pk, code), ""),
+                    code in mine,
+                    note_counts.get((section.pk, code), {}),
+                )
                 for code in languages.CODES
             ],
         )
@@ -108,13 +126,7 @@ def dashboard(request):
     ]
     first_needing_work = {}
     for code in mine:
-        status = (
-            Status.objects.in_language(code)
-            .needing_work()
-            .in_reading_order()
-            .select_related("paragraph__section")
-            .first()
-        )
+        status = next_needing_work([code])
         if status:
             first_needing_work[code] = status
     context = _context(
@@ -127,8 +139,43 @@ def dashboard(request):
         next_for_me=[(code, languages.name(code), first_needing_work.get(code)) for code in mine],
         stubs=Section.objects.without_text().count(),
         following_older=_following_older_english(),
+        interface_language_url=reverse("translations:interface_language"),
     )
     return render(request, "translations/dashboard.html", context)
+
+
+def _anchor(status):
+    return f"note-{status.note_id}" if status.note_id else status.paragraph.key
+
+
+def _position(status):
+    return (
+        status.paragraph.section.order,
+        status.paragraph.order,
+        -1 if status.note_id is None else status.note.order,
+        status.note_id or 0,
+    )
+
+
+def next_needing_work(codes, after=None):
+    """The first paragraph or note text (a Status) needing work in one of these languages, in reading order, after
+    the position `after` (a Status-like position tuple) if given, wrapping round to the start; or None."""
+    needing = (
+        Status.everything.needing_work()
+        .filter(language__in=codes)
+        .in_reading_order()
+        .select_related("paragraph__section", "note")
+    )
+    if after is None:
+        return needing.first()
+    first = None
+    for status in needing.iterator():
+        position = _position(status)
+        if first is None:
+            first = status
+        if position > after[0] or (position == after[0] and codes.index(status.language) > after[1]):
+            return status
+    return first
 
 
 def _following_older_english():
@@ -156,6 +203,7 @@ class Item:
     preview: str = ""
     kept: bool = False  # the textarea holds the translator's unsaved text
     form: object = None  # the ItemForm that shows it
+    suggestions: list = field(default_factory=list)  # memory.Suggestion: similar texts translated elsewhere
 
     @property
     def is_note(self):
@@ -169,10 +217,18 @@ class Item:
 
     @property
     def english_diff(self):
-        """The English changes since the English this translation follows ("" when that English is unknown)."""
+        """The source's changes since the source this translation follows ("" when that source is unknown)."""
         if self.status is not None and self.status.state == State.OUTDATED and self.status.confirmed_source:
-            return diff_html(self.status.confirmed_source, self.obj.text_in(SOURCE))
+            return diff_html(self.status.confirmed_source, source_of(self.obj)[1])
         return ""
+
+    @property
+    def state(self):
+        return self.status.state if self.status is not None else None
+
+    def shown_with(self, wanted):
+        """Whether the page, filtered to one state, shows this paragraph: its text or one of its notes is in it."""
+        return wanted is None or self.state == wanted or any(note.state == wanted for note in self.notes)
 
 
 def _reference(obj, code, field_name):
@@ -184,8 +240,9 @@ def _reference(obj, code, field_name):
     return "", ""
 
 
-def _items(section, code, reference):
-    notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk"))
+def _items(section, code, reference, suggest=False):
+    note_statuses = Prefetch("statuses", queryset=Status.of_notes.filter(language=code), to_attr="target_statuses")
+    notes = Prefetch("notes", queryset=Note.objects.order_by("order", "pk").prefetch_related(note_statuses))
     statuses = Prefetch(
         "statuses",
         queryset=Status.objects.filter(language=code).select_related("paragraph__section"),
@@ -213,9 +270,14 @@ def _items(section, code, reference):
                     text=note.body_in(code),
                     revision=note.revision,
                     reference=_reference(note, reference if note.body_in(reference) else note.language, "body"),
+                    status=note.target_statuses[0] if note.target_statuses else None,
                 )
             )
         items.append(item)
+    if suggest:
+        for item in _all_items(items):
+            if item.reference[0] and item.reference[0] != code:
+                item.suggestions = memory.suggest(item.obj, item.reference[0], code)
     return items
 
 
@@ -240,7 +302,8 @@ def translate(request, number, code):
     section = _section(number)
     require_translate(request.user, code)
     reference = _reference_language(request, section, code)
-    items = _items(section, code, reference)
+    wanted = _wanted_state(request)
+    items = _items(section, code, reference, suggest=request.method != "POST")
     status_code = 200
     if request.method == "POST":
         outcome = _handle_post(request, items, code)
@@ -251,8 +314,13 @@ def translate(request, number, code):
         if not (
             outcome["refused"] or outcome["conflicts"] or outcome["errors"] or outcome["kept"] or outcome["previewed"]
         ):
-            url = f"{request.path}?from={reference}"
+            if outcome["next"]:
+                return _to_next(request, outcome["next"], code)
+            url = f"{request.path}?from={reference}" + (f"&status={wanted.name.lower()}" if wanted is not None else "")
             return HttpResponseRedirect(url + (f"#{outcome['anchor']}" if outcome["anchor"] else ""))
+        for item in _all_items(items):
+            if item.reference[0] and item.reference[0] != code:
+                item.suggestions = memory.suggest(item.obj, item.reference[0], code)
     formset = ItemFormSet(items=_all_items(items), user=request.user, code=code)  # what the page now shows
     for item, form in zip(_all_items(items), formset, strict=True):
         item.form = form
@@ -266,6 +334,9 @@ def translate(request, number, code):
         reference=reference,
         references=[(c, languages.name(c)) for c in languages.CODES if c != code],
         items=items,
+        shown=[item for item in items if item.shown_with(wanted)],
+        wanted=wanted.name.lower() if wanted is not None else "",
+        filters=[("", _("all"))] + [(state.name.lower(), state.label) for state in FILTERS],
         formset=formset,
         part_labels=dict(Part.choices),
         is_source=code == SOURCE,
@@ -278,6 +349,26 @@ def translate(request, number, code):
     return render(request, "translations/translate.html", context, status=status_code)
 
 
+FILTERS = (State.MISSING, State.OUTDATED)
+
+
+def _wanted_state(request):
+    """The state the page is filtered to (?status=missing or outdated), or None for every text."""
+    chosen = request.GET.get("status") or request.POST.get("status") or ""
+    return next((state for state in FILTERS if state.name.lower() == chosen), None)
+
+
+def _to_next(request, after, code):
+    """After "Save and next": the next paragraph or note needing work in the translator's languages, any section."""
+    mine = translatable_languages(request.user)  # from the stored groups, never from the post
+    following = next_needing_work([code] + [c for c in mine if c != code], after=after)
+    if following is None:
+        messages.success(request, _("Nothing more needs work in your languages."))
+        return HttpResponseRedirect(reverse("translations:dashboard"))
+    url = reverse("translations:translate", args=[following.paragraph.section.number, following.language])
+    return HttpResponseRedirect(f"{url}#{_anchor(following)}")
+
+
 def _public_url(section, code):
     from django.utils import translation
 
@@ -285,16 +376,27 @@ def _public_url(section, code):
         return section.get_absolute_url()
 
 
-ACTIONS = ("save", "preview", "confirm", "review")
+ACTIONS = ("save", "save_next", "preview", "confirm", "review")
 
 
 def _handle_post(request, items, code):
     user = request.user
     action, target = next(((name, request.POST[name]) for name in ACTIONS if name in request.POST), ("", ""))
-    outcome = {"saved": 0, "conflicts": 0, "errors": 0, "kept": 0, "previewed": False, "anchor": "", "refused": False}
+    outcome = {
+        "saved": 0,
+        "conflicts": 0,
+        "errors": 0,
+        "kept": 0,
+        "previewed": False,
+        "anchor": "",
+        "refused": False,
+        "next": None,
+    }
     by_name = {item.name: item for item in _all_items(items)}
     if target and target not in by_name and not (action == "save" and target == "*"):
         raise Http404(_("This section has no such paragraph or note."))
+    if action == "save_next":
+        action, outcome["next"] = "save", (_item_position(by_name[target]), 0)
     formset = ItemFormSet(request.POST, items=_all_items(items), user=user, code=code)
     formset.is_valid()  # a crafted minor flag is refused (403) here, before anything is saved
     if formset.non_form_errors():
@@ -303,10 +405,8 @@ def _handle_post(request, items, code):
         action, target, outcome["refused"] = "", "", True  # saves nothing; what was typed stays in the fields
     if action in ("confirm", "review"):
         item = by_name[target]
-        if item.is_note:
-            raise Http404(_("Notes have no status to confirm or review."))
         _set_status(request, item, code, action)
-        outcome["anchor"] = item.obj.key
+        outcome["anchor"] = f"note-{item.obj.pk}" if item.is_note else item.obj.key
     saved = []
     with writing.batch(user) if action == "save" else nullcontext():
         for form in formset:
@@ -360,7 +460,7 @@ def _handle_item(form, code, action, target, outcome, saved):
             return
         outcome["saved"] += changed
         if target != "*":
-            outcome["anchor"] = item.obj.key if not item.is_note else item.obj.paragraph.key
+            outcome["anchor"] = item.obj.key if not item.is_note else f"note-{item.obj.pk}"
         saved.append(item)
         return
     if text != writing.text_at(item.obj, code, base):
@@ -377,19 +477,28 @@ def _reload(item, code):
     item.text = writing.text_in(obj, code)
     item.revision = obj.revision
     item.kept = False
-    if not item.is_note:
+    if item.is_note:
+        item.status = Status.of_notes.filter(note=obj, language=code).first()
+    else:
         item.status = Status.objects.get(paragraph=obj, language=code)
+
+
+def _item_position(item):
+    paragraph = item.obj.paragraph if item.is_note else item.obj
+    note = item.obj if item.is_note else None
+    return (paragraph.section.order, paragraph.order, -1 if note is None else note.order, note.pk if note else 0)
 
 
 def _set_status(request, item, code, action):
     paragraph, user = item.obj, request.user
     status = item.status
+    name = f"{paragraph.paragraph.key} ({_('note')})" if item.is_note else paragraph.key
     if action == "confirm":
         if status is None or status.state != State.OUTDATED:
-            messages.info(request, _("%(key)s is not outdated: nothing to confirm.") % {"key": paragraph.key})
+            messages.info(request, _("%(key)s is not outdated: nothing to confirm.") % {"key": name})
             return
         item.status = confirm(paragraph, code, user)
-        messages.success(request, _("%(key)s confirmed against the current English.") % {"key": paragraph.key})
+        messages.success(request, _("%(key)s confirmed against its current source.") % {"key": name})
         return
     if status is None or status.state != State.TRANSLATED:
         messages.error(request, _("Only a current translation can be marked reviewed."))
@@ -398,7 +507,7 @@ def _set_status(request, item, code, action):
         messages.error(request, _("Someone other than its translator reviews a translation."))
         return
     item.status = mark_reviewed(paragraph, code, user)
-    messages.success(request, _("%(key)s marked reviewed.") % {"key": paragraph.key})
+    messages.success(request, _("%(key)s marked reviewed.") % {"key": name})
 
 
 @translators_only
@@ -412,6 +521,22 @@ def preview(request):
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=400)
     return JsonResponse({"html": str(render_markdown(text))})
+
+
+# The translator's own settings
+
+
+@translators_only
+@require_http_methods(["GET", "HEAD", "POST"])
+def interface_language(request):
+    """The language of the workspace for this translator, whatever their browser asks for."""
+    settings, _created = Translator.objects.get_or_create(user=request.user)
+    form = InterfaceLanguageForm(request.POST or None, instance=settings)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return HttpResponseRedirect(reverse("translations:dashboard"))
+    context = _context(request, title=_("Interface language"), form=form)
+    return render(request, "translations/interface_language.html", context, status=400 if form.errors else 200)
 
 
 # History

@@ -1,0 +1,196 @@
+"""Translation memory latency at 1x and 50x the corpus: suggestions found through the text index against a Python
+scan of every translated text, measured in the same run.
+
+    .venv/bin/python bench/memory_bench.py                       # SQLite, in a throwaway file
+    .venv/bin/python bench/memory_bench.py --postgres postgres://postgres@127.0.0.1:5432/ipg
+                                                                 # PostgreSQL: a throwaway database on that server
+
+The corpus is content/ (1x), then content/ plus 49 synthetic copies of every section with text (50x), each copy's
+texts ending in its copy number, so that every text has near-duplicates rather than only exact ones. For each
+direction (English into Japanese and into Chinese; Japanese, and Chinese, as the reference language for English
+and Japanese; Japanese notes, which no text translates yet) it times `memory.suggest` (the translate page's work for
+one paragraph or note) and `memory.python_scan` (every translated text compared in Python) on the same texts, and
+prints p50, p95 and the ratio scan/index at p95, and for how many texts both put the same text first ("same best",
+of those the scan finds a suggestion for).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BENCH_DATABASE = "ipg_bench_memory"
+
+
+def setup_database(args):
+    """Point Django at a throwaway database before it starts; return a function that removes it."""
+    if args.postgres:
+        import psycopg
+
+        admin_url = args.postgres.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
+            conn.execute(f"CREATE DATABASE {BENCH_DATABASE} TEMPLATE template0 ENCODING 'UTF8'")
+        os.environ["DATABASE_URL"] = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}"
+
+        def drop():
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
+
+        return drop
+    directory = tempfile.TemporaryDirectory(prefix="ipg-memory-bench-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{directory.name}/bench.sqlite3"
+    return directory.cleanup
+
+
+def marked(text, copy):
+    return f"{text} {copy}" if text else text
+
+
+def add_copies(copies):
+    """Synthetic copies of every section with text, each text ending in the copy's number."""
+    from ipgsite.ipg.models import Note, Paragraph, Section
+
+    originals = list(Section.objects.with_text().order_by("order"))
+    for copy in range(1, copies + 1):
+        for index, section in enumerate(originals, 1):
+            clone = Section.objects.create(
+                number=f"{100 + copy}.{index}",
+                chapter=section.chapter,
+                penalty=section.penalty,
+                order=10000 + copy * 100 + index,
+                title_en=f"{section.title_en} (copy {copy})",
+            )
+            clones = Paragraph.objects.bulk_create(
+                Paragraph(
+                    section=clone,
+                    key=p.key,
+                    part=p.part,
+                    order=p.order,
+                    text_en=marked(p.text_en, copy),
+                    text_zh_hans=marked(p.text_zh_hans, copy),
+                    text_ja=marked(p.text_ja, copy),
+                )
+                for p in section.paragraphs.order_by("order")
+            )
+            by_key = {p.key: p for p in clones}
+            Note.objects.bulk_create(
+                Note(
+                    paragraph=by_key[n.paragraph.key],
+                    language=n.language,
+                    source=n.source,
+                    order=n.order,
+                    body_en=marked(n.body_en, copy),
+                    body_zh_hans=marked(n.body_zh_hans, copy),
+                    body_ja=marked(n.body_ja, copy),
+                )
+                for n in Note.objects.filter(paragraph__section=section).select_related("paragraph")
+            )
+
+
+def directions():
+    """(name, [(object, source language, target language)]): the texts a translator would ask suggestions for."""
+    from ipgsite.ipg.models import Note, Paragraph
+
+    def paragraphs(*numbers):
+        return list(Paragraph.objects.filter(section__number__in=numbers).order_by("section__order", "order"))
+
+    notes = list(Note.objects.filter(paragraph__section__number="2.3", language="ja").order_by("pk")[:12])
+    return [
+        ("en → ja (2.3, 2.4)", [(p, "en", "ja") for p in paragraphs("2.3", "2.4")]),
+        ("en → zh-hans (2.3, 2.4)", [(p, "en", "zh-hans") for p in paragraphs("2.3", "2.4")]),
+        ("ja → en (2.3)", [(p, "ja", "en") for p in paragraphs("2.3")]),
+        ("zh-hans → ja (2.4)", [(p, "zh-hans", "ja") for p in paragraphs("2.4") if p.text_in("zh-hans")]),
+        ("ja notes → en", [(n, "ja", "en") for n in notes]),  # no note is in English: the cost of finding none
+    ]
+
+
+def measure(texts, find, repeat):
+    samples, firsts = [], []
+    for obj, source, target in texts:
+        find(obj, source, target)  # warm-up
+        for _ in range(repeat):
+            started = time.perf_counter()
+            found = find(obj, source, target)
+            samples.append((time.perf_counter() - started) * 1000)
+        firsts.append(round(found[0].similarity, 6) if found else None)
+    return samples, firsts
+
+
+def percentile(samples, fraction):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def report(scale, repeat):
+    from ipgsite.search.models import Entry
+    from ipgsite.translations import memory
+
+    print(f"\n## corpus {scale}: {Entry.objects.count()} indexed texts (paragraphs and notes × languages)")
+    print(
+        f"{'direction':<24} {'index p50':>10} {'p95':>8} {'scan p50':>10} {'p95':>9} {'scan/index p95':>15}  same best"
+    )
+    ratios = []
+    for name, texts in directions():
+        index, index_best = measure(texts, memory.suggest, repeat)
+        scan, scan_best = measure(texts, memory.python_scan, max(1, repeat // 4))
+        p50, p95 = statistics.median(index), percentile(index, 0.95)
+        scan50, scan95 = statistics.median(scan), percentile(scan, 0.95)
+        same = sum(a == b for a, b in zip(index_best, scan_best, strict=True) if b is not None)
+        with_suggestion = sum(b is not None for b in scan_best)
+        ratios.append(scan95 / p95)
+        print(
+            f"{name:<24} {p50:>8.2f}ms {p95:>6.2f}ms {scan50:>8.2f}ms {scan95:>7.2f}ms {scan95 / p95:>14.1f}x"
+            f"  {same}/{with_suggestion}"
+        )
+    return ratios
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL URL: the throwaway database goes on its server")
+    parser.add_argument("--repeat", type=int, default=8, help="timed runs of each text with the index (default 8)")
+    parser.add_argument("--copies", type=int, default=49, help="synthetic copies for the large corpus (default 49)")
+    args = parser.parse_args()
+
+    cleanup = setup_database(args)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ipgsite.settings")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+
+        from ipgsite.search.index import rebuild_index
+
+        call_command("migrate", verbosity=0)
+        call_command("loadcontent", verbosity=0)
+        print(
+            f"# translation memory latency on {connection.vendor}; load average {os.getloadavg()[0]:.1f}"
+            f" on {os.cpu_count()} cores (other work on the machine shows in p95)"
+        )
+        report("1x", args.repeat)
+        add_copies(args.copies)
+        rebuild_index()
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        ratios = report(f"{args.copies + 1}x", args.repeat)
+        print(
+            f"\nat {args.copies + 1}x the index is {min(ratios):.1f}x to {max(ratios):.1f}x faster than the scan at p95"
+        )
+    finally:
+        cleanup()
+
+
+if __name__ == "__main__":
+    main()
