@@ -208,15 +208,16 @@ def documents_from_database():
     docs = []
     for term in Term.objects.order_by("order", "key").select_related("defined_in__section"):
         defined = term.defined_in
-        docs.append(
-            TermDoc(
-                key=term.key,
-                kind=term.kind,
-                names={code: name for code in languages.CODES if (name := term.name_in(code))},
-                variants={code: forms for code in languages.CODES if (forms := term.variants_in(code))},
-                inflections={code: forms for code in languages.CODES if (forms := term.inflections_in(code))},
-                defined_at=f"{defined.section.number}#{defined.key}" if defined else "",
-                found={form: list(locations) for form, locations in (term.found or {}).items()},
-            )
+        doc = TermDoc(
+            key=term.key,
+            kind=term.kind,
+            names={code: name for code in languages.CODES if (name := term.name_in(code))},
+            variants={code: forms for code in languages.CODES if (forms := term.variants_in(code))},
+            inflections={code: forms for code in languages.CODES if (forms := term.inflections_in(code))},
+            defined_at=f"{defined.section.number}#{defined.key}" if defined else "",
         )
+        # Where a form no longer in the termbase (a name edited since) was found goes with it.
+        forms = {form for _code, form in doc.forms()}
+        doc.found = {form: list(places) for form, places in (term.found or {}).items() if form in forms}
+        docs.append(doc)
     return docs
