@@ -34,7 +34,7 @@ def test_every_term_is_loaded_with_its_names_kind_and_defining_paragraph(ipg):
     hce = Term.objects.get(key="hidden-card-error")
     assert (hce.kind, hce.defined_in.section.number, hce.defined_in.key) == ("infraction", "2.3", "definition-1")
     assert Term.objects.get(key="dark-confidant").name_ja == "闇の腹心"
-    assert {kind for kind in Term.objects.values_list("kind", flat=True)} == set(Kind.values)
+    assert set(Term.objects.values_list("kind", flat=True)) == set(Kind.values)
 
 
 def test_a_missing_name_stays_missing(ipg):
