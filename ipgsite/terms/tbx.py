@@ -200,9 +200,10 @@ def check_entries(entries):
         for code in languages.CODES:
             if name := term.name_in(code):
                 owners[code, name.casefold()] = term.key
-    for entry in entries:
-        for code, name in entry.names.items():
-            owners.pop((code, (existing[entry.key].name_in(code) if entry.key in existing else "").casefold()), None)
+    for entry in entries:  # the names the file replaces are free for other terms of the file
+        if entry.key in existing:
+            for code in entry.names:
+                owners.pop((code, existing[entry.key].name_in(code).casefold()), None)
     for entry in entries:
         where = f"termEntry {entry.key!r}"
         if entry.key not in existing and not entry.kind:
