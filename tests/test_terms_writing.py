@@ -135,3 +135,11 @@ def test_an_editor_adds_a_term_in_the_admin(ipg):
     assert created.name_en == "Zzyzx Test Card"
     assert Change.objects.of_term(created).get().after == "Zzyzx Test Card"
     assert state("test-term", "en") == State.TRANSLATED and state("test-term", "ja") == State.MISSING
+
+
+def test_a_terms_last_name_cannot_be_removed(ipg):
+    trigger = term("missed-trigger")  # named in Japanese only
+    with pytest.raises(ValidationError, match="at least one name"):
+        writing.write_text(trigger, "ja", "", by=translator("ja"), base_revision=trigger.revision)
+    disguise = term("disguise")  # the allowed case: another language keeps a name
+    assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
