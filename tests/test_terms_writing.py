@@ -143,3 +143,27 @@ def test_a_terms_last_name_cannot_be_removed(ipg):
         writing.write_text(trigger, "ja", "", by=translator("ja"), base_revision=trigger.revision)
     disguise = term("disguise")  # the allowed case: another language keeps a name
     assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
+
+
+def test_a_translator_confirms_names_after_an_english_change_and_another_reviews_them(ipg):
+    library = term("library")
+    writing.write_text(library, "en", "library (test)", by=editor(), base_revision=library.revision)
+    assert state("library", "ja") == State.OUTDATED
+    first, second = translator("ja"), translator("ja", "second-ja")
+    url = "/admin/terms/term/"
+    response = client_for(first).post(url, {"action": "confirm_ja", "_selected_action": [library.pk]})
+    assert response.status_code == 302
+    assert state("library", "ja") == State.TRANSLATED
+    assert state("library", "zh-hans") == State.OUTDATED  # not the translator's language
+    # The translator who confirmed it cannot review it; someone else can.
+    client_for(first).post(url, {"action": "review_ja", "_selected_action": [library.pk]})
+    assert state("library", "ja") == State.TRANSLATED
+    client_for(second).post(url, {"action": "review_ja", "_selected_action": [library.pk]})
+    assert state("library", "ja") == State.REVIEWED
+    # A Japanese translator has no Chinese actions, and posting one anyway changes nothing.
+    response = client_for(first).post(url, {"action": "confirm_zh_hans", "_selected_action": [library.pk]})
+    assert state("library", "zh-hans") == State.OUTDATED
+    # Any edit makes a reviewed name merely translated again.
+    library = term("library")
+    writing.write_text(library, "ja", "ライブラリー(テスト)", by=second, base_revision=library.revision)
+    assert state("library", "ja") == State.TRANSLATED
