@@ -167,3 +167,22 @@ def test_a_translator_confirms_names_after_an_english_change_and_another_reviews
     library = term("library")
     writing.write_text(library, "ja", "ライブラリー(テスト)", by=second, base_revision=library.revision)
     assert state("library", "ja") == State.TRANSLATED
+
+
+def test_a_change_to_a_term_is_reverted_from_its_history_as_a_change_of_its_own(ipg):
+    person = translator("zh-hans")
+    scry = term("scry")
+    writing.write_text(scry, "zh-hans", "占卜(测试)", by=person, base_revision=scry.revision)
+    change = Change.objects.of_term(scry).first()
+    client = client_for(person)
+    page = client.get(f"/admin/terms/term/{scry.pk}/change/").content.decode()
+    assert f'formaction="/admin/translate/changes/{change.pk}/revert/"' in page
+    response = client.post(f"/admin/translate/changes/{change.pk}/revert/")
+    assert response.status_code == 302 and response["Location"] == f"/admin/terms/term/{scry.pk}/change/"
+    assert term("scry").name_zh_hans == "占卜"
+    assert Change.objects.of_term(scry).first().reverts == change
+    # Reverting a Japanese change needs the Japanese right, judged by the change's language.
+    writing.write_text(scry, "ja", "占術(テスト)", by=editor(), base_revision=term("scry").revision)
+    japanese = Change.objects.of_term(scry).first()
+    assert client.post(f"/admin/translate/changes/{japanese.pk}/revert/").status_code == 403
+    assert term("scry").name_ja == "占術(テスト)"

@@ -7,6 +7,7 @@ check, a revision, the history (shown on the term's page) and each name's status
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -116,7 +117,9 @@ class TermAdmin(ContentAdmin):
             "<ul>{}</ul>",
             format_html_join(
                 "",
-                "<li>{} · {} · {} [{}]: {} → {}</li>",
+                # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
+                '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
+                'formnovalidate class="button">{}</button></li>',
                 (
                     (
                         change.at.strftime("%Y-%m-%d %H:%M"),
@@ -125,6 +128,8 @@ class TermAdmin(ContentAdmin):
                         change.language,
                         change.before or "—",
                         change.after or "—",
+                        reverse("translations:revert", args=[change.pk]),
+                        _("Revert"),
                     )
                     for change in changes
                 ),
