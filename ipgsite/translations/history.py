@@ -1,4 +1,5 @@
-"""Undoing one change from a paragraph's (or a term's) history, as a new change of the user's own (so it can be undone too).
+"""Undoing one change from a paragraph's (or a term's) history, as a new change of the user's own (so it can be
+undone too).
 
 The history itself is written by `writing`, with every change: who, when, before and after.
 """
