@@ -140,7 +140,7 @@ def test_a_malformed_terms_file_changes_nothing_and_says_where_and_what(ipg, con
 def test_checkcontent_counts_the_terms_and_their_missing_names(db):
     out = StringIO()
     call_command("checkcontent", stdout=out, stderr=StringIO())
-    assert "terms: 26 (6 infraction, 15 game-term, 5 card); 2 without a en name" in out.getvalue()
+    assert "terms: 26 (6 infraction, 15 game-term, 5 card); 2 without a name in en" in out.getvalue()
 
 
 def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):
