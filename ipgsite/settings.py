@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "ipgsite.search",
     "ipgsite.releases",
     "ipgsite.study",
+    "ipgsite.terms",
 ]
 
 MIDDLEWARE = [
@@ -188,6 +189,7 @@ PAGE_CACHE_VIEWS = {
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs"],
     "study:paragraph": [],
+    "terms:glossary": ["kind"],
     "api:outline": [],
     "api:section": [],
     # The empty form only: one page per query would let anyone push the real pages out of the cache.

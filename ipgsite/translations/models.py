@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Term
 
 
 class Translator(models.Model):
@@ -49,6 +50,12 @@ class StatusQuerySet(models.QuerySet):
 
     def in_section(self, section):
         return self.filter(paragraph__section=section)
+
+    def of_paragraphs(self):
+        return self.filter(paragraph__isnull=False)
+
+    def of_terms(self):
+        return self.filter(term__isnull=False)
 
     def needing_work(self):
         return self.filter(state__lt=State.TRANSLATED)
@@ -94,10 +101,14 @@ class Status(models.Model):
     """
 
     paragraph = models.ForeignKey(
-        Paragraph, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("paragraph")
+        Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("paragraph")
     )
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("note")
+    )
+    # Or a term's name in one language: a status has one target, a paragraph (or a note on it) or a term.
+    term = models.ForeignKey(
+        Term, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("term")
     )
     language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(_("status"), choices=State.choices, default=State.MISSING)
@@ -139,6 +150,13 @@ class Status(models.Model):
             models.UniqueConstraint(
                 fields=["note", "language"], condition=Q(note__isnull=False), name="one_status_per_note_language"
             ),
+            models.UniqueConstraint(
+                fields=["term", "language"], condition=Q(term__isnull=False), name="one_status_per_term_language"
+            ),
+            models.CheckConstraint(
+                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
+                name="status_of_a_paragraph_or_a_term",
+            ),
         ]
         permissions = [
             ("translate_en", "Can edit the English text and notes"),
@@ -148,6 +166,8 @@ class Status(models.Model):
         ]
 
     def __str__(self):
+        if self.term_id:
+            return f"{self.term} [{self.language}]: {self.get_state_display()}"
         of = f"note {self.note_id} on {self.paragraph}" if self.note_id else str(self.paragraph)
         return f"{of} [{self.language}]: {self.get_state_display()}"
 
@@ -161,21 +181,30 @@ class ChangeQuerySet(models.QuerySet):
         """Changes to the paragraph's text and to its notes, newest first."""
         return self.filter(paragraph=paragraph).order_by("-at", "-pk")
 
-    def of_text(self, obj, code):
+    def of_text(self, obj, code, field=None):
+        if isinstance(obj, Term):
+            return self.filter(term=obj, field=field or "name", language=code)
         field = "body" if isinstance(obj, Note) else "text"
         target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
         return self.filter(field=field, language=code, **target)
+
+    def of_term(self, term):
+        return self.filter(term=term).order_by("-at", "-pk")
 
     def after_revision(self, revision):
         return self.filter(revision__gt=revision)
 
 
 class Change(models.Model):
-    """One language's text of a paragraph or note before and after one save; or a note added or deleted."""
+    """One language's text of a paragraph or note (or a term's name or forms) before and after one save; or a note
+    added or deleted."""
 
     class Field(models.TextChoices):
         TEXT = "text", _("text")
         BODY = "body", _("note")
+        NAME = "name", _("name")
+        VARIANTS = "variants", _("variants")
+        INFLECTIONS = "inflections", _("grammatical forms")
 
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
@@ -183,7 +212,10 @@ class Change(models.Model):
         DELETE = "delete", _("note deleted")
 
     paragraph = models.ForeignKey(
-        Paragraph, on_delete=models.CASCADE, related_name="changes", verbose_name=_("paragraph")
+        Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("paragraph")
+    )
+    term = models.ForeignKey(
+        Term, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("term")
     )
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", verbose_name=_("note")
@@ -196,7 +228,7 @@ class Change(models.Model):
     # For a note added or deleted: what it takes to delete or recreate it.
     note_data = models.JSONField(_("note data"), default=dict, blank=True)
     revision = models.PositiveIntegerField(
-        _("revision"), help_text=_("The paragraph's or note's revision after this change.")
+        _("revision"), help_text=_("The paragraph's, note's or term's revision after this change.")
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -226,9 +258,17 @@ class Change(models.Model):
         verbose_name_plural = _("changes")
         ordering = ["-at", "-pk"]
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
+                name="change_of_a_paragraph_or_a_term",
+            ),
+        ]
 
     def __str__(self):
-        return f"{self.paragraph} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+        return (
+            f"{self.paragraph or self.term} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+        )
 
     @property
     def who(self):

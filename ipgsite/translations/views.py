@@ -98,11 +98,12 @@ class Cell:
 @translators_only
 def dashboard(request):
     sections = list(Section.objects.with_text().in_reading_order())
-    counts = Status.objects.counts_by_section_and_language()
+    counts = Status.objects.of_paragraphs().counts_by_section_and_language()
     note_counts = Status.of_notes.counts_by_section_and_language()
     next_anchors = {}
     for section_id, code, key, note_id in (
-        Status.everything.needing_work()
+        Status.everything.of_paragraphs()
+        .needing_work()
         .in_reading_order()
         .values_list("paragraph__section_id", "language", "paragraph__key", "note_id")
     ):
@@ -180,7 +181,7 @@ def next_needing_work(codes, after=None):
 
 def _following_older_english():
     """[(code, name, count)]: per translation language, the paragraphs whose translation follows an older English."""
-    counts = dict(Status.objects.outdated().values_list("language").annotate(count=Count("pk")))
+    counts = dict(Status.objects.of_paragraphs().outdated().values_list("language").annotate(count=Count("pk")))
     return [(code, languages.name(code), counts.get(code, 0)) for code in languages.CODES if code != SOURCE]
 
 
@@ -586,10 +587,14 @@ def revert_change(request, change_id):
         history.revert(change, request.user)
     except history.RevertError as error:
         messages.error(request, str(error))
+    except ValidationError as error:  # e.g. a term's last name, or a name another term has taken since
+        messages.error(request, "; ".join(error.messages))
     else:
         messages.success(
             request, _("Reverted: the text is as it was before that change, and the revert is in the history.")
         )
+    if change.term_id:
+        return HttpResponseRedirect(reverse("admin:terms_term_change", args=[change.term_id]))
     paragraph = change.paragraph
     return HttpResponseRedirect(reverse("translations:history", args=[paragraph.section.number, paragraph.key]))
 

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('ipg', '0003_alter_alias_language_alter_note_language'),
-        ('translations', '0003_alter_change_language_alter_status_language'),
+        ('translations', '0004_status_and_change_of_terms'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -109,7 +109,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='change',
             name='paragraph',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='ipg.paragraph', verbose_name='paragraph'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='ipg.paragraph', verbose_name='paragraph'),
         ),
         migrations.AlterField(
             model_name='change',
@@ -149,7 +149,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='status',
             name='paragraph',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='statuses', to='ipg.paragraph', verbose_name='paragraph'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='statuses', to='ipg.paragraph', verbose_name='paragraph'),
         ),
         migrations.AlterField(
             model_name='status',
