@@ -79,7 +79,11 @@ def save_and_next(client, number, code, name, text):
 def test_save_and_next_goes_to_the_next_text_needing_work_across_sections(ipg):
     client = client_for(translator("ja"))
     needing = list(
-        Status.everything.in_language("ja").needing_work().in_reading_order().select_related("paragraph__section")
+        Status.everything.of_paragraphs()
+        .in_language("ja")
+        .needing_work()
+        .in_reading_order()
+        .select_related("paragraph__section")
     )
     assert [s.paragraph.section.number for s in needing][:2] == ["2.3", "2.4"]  # 2.3's upgrade-1, then 2.4
     response = save_and_next(client, "2.4", "ja", "p-definition-1", "定義の訳文。")

@@ -81,7 +81,8 @@ class StatusQuerySet(models.QuerySet):
 
 
 class ParagraphStatuses(models.Manager.from_queryset(StatusQuerySet)):
-    """Statuses of paragraphs' own text (and so `paragraph.statuses`); a note's are `Status.of_notes`."""
+    """Statuses of paragraphs' own text (and so `paragraph.statuses`) and of terms' names; a note's are
+    `Status.of_notes`. `of_paragraphs()` and `of_terms()` narrow them to one kind."""
 
     def get_queryset(self):
         return super().get_queryset().filter(note__isnull=True)

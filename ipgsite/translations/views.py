@@ -162,7 +162,8 @@ def next_needing_work(codes, after=None):
     """The first paragraph or note text (a Status) needing work in one of these languages, in reading order, after
     the position `after` (a Status-like position tuple) if given, wrapping round to the start; or None."""
     needing = (
-        Status.everything.needing_work()
+        Status.everything.of_paragraphs()
+        .needing_work()
         .filter(language__in=codes)
         .in_reading_order()
         .select_related("paragraph__section", "note")
