@@ -92,7 +92,13 @@ def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
         assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
 
 
-OWN_FILES = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js", "/static/offline/icon.svg"}
+OWN_FILES = {
+    "/static/css/site.css",
+    "/static/js/site.js",
+    "/static/js/table.js",
+    "/static/offline/offline.js",
+    "/static/offline/icon.svg",
+}
 
 
 def resources(html):
