@@ -389,3 +389,26 @@ def test_at_a_desk_everything_stays_in_view(live_ipg, new_page):
     assert tools.evaluate("e => getComputedStyle(e).position") != "fixed"
     assert tools.bounding_box()["y"] < page.locator("#definition-1").bounding_box()["y"]
     assert overflow(page) <= 0
+
+
+def test_the_players_language_reads_offline_too(live_ipg, new_page):
+    page = new_page(PHONE, service_workers="allow")
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    wait_until_saved(page)
+    page.click("#example-c a.in-other-language")  # the worker is asked to keep the English pages as well
+    expect(page.locator("#example-c > .in-place")).to_have_attribute("lang", "en")
+    page.wait_for_function(
+        "async () => !!(await caches.match(location.origin + '/en/ipg/2.3/'))", timeout=SAVING_TIMEOUT, polling=500
+    )
+
+    page.context.set_offline(True)
+    response = page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    assert response.from_service_worker
+    page.click("#definition-1 a.in-other-language")
+    in_place = page.locator("#definition-1 > .in-place")
+    expect(in_place).to_have_attribute("lang", "en")
+    assert text_of("2.3", "definition-1", "en") in " ".join(in_place.inner_text().split())
+    # A language never saved says it could not be loaded, offline.
+    page.click(".reading-settings summary")
+    page.select_option(".player-language select", "zh-hans")
+    expect(in_place).to_have_text("この訳を読み込めませんでした。")
