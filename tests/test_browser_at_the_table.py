@@ -412,3 +412,23 @@ def test_the_players_language_reads_offline_too(live_ipg, new_page):
     page.click(".reading-settings summary")
     page.select_option(".player-language select", "zh-hans")
     expect(in_place).to_have_text("この訳を読み込めませんでした。")
+
+
+def test_crafted_storage_lists_only_this_sites_pages(live_ipg, new_page):
+    page = new_page(PHONE)
+    page.goto(live_ipg.url + "/en/")
+    page.evaluate(
+        """() => {
+          const pin = (path) => ({ number: '2.3', key: 'example-a', path: path, text: 'x', lang: 'en' });
+          localStorage.setItem('ipg-pins', JSON.stringify([
+            pin('//evil.example/'), pin('javascript:alert(1)'), pin('/\\\\evil.example/'), pin('/en/ipg/2.3/'),
+          ]));
+          localStorage.setItem('ipg-player-language', JSON.stringify("x'] , *"));
+        }"""
+    )
+    page.reload()
+    links = page.locator("#on-this-device .pinned a")
+    assert links.evaluate_all("links => links.map((a) => a.getAttribute('href'))") == ["/en/ipg/2.3/#example-a"]
+    page.goto(live_ipg.url + "/en/ipg/2.3/")
+    assert page.locator(".player-language select").input_value() == "zh-hans"  # the first offered
+    expect(page.locator("#example-a button.pin-paragraph")).to_have_attribute("aria-pressed", "true")

@@ -151,7 +151,7 @@
       var list = wrap.querySelector("ol");
       list.textContent = "";
       entry[1].forEach(function (item) {
-        if (typeof item.path !== "string" || item.path.charAt(0) !== "/") return;  // only this site's pages
+        if (typeof item.path !== "string" || !/^\/(?![\/\\])/.test(item.path)) return;  // only this site's pages
         var li = el("li");
         var link = el("a", "device-link");
         link.href = item.path + (item.key ? "#" + encodeURIComponent(item.key) : "");
@@ -198,10 +198,11 @@
     var url = location.origin + new URL(alternate.href).pathname + (release ? "?release=" + encodeURIComponent(release) : "");
     function saved() {
       if (!window.caches) return Promise.reject(new Error("offline"));
-      return caches.open(SAVED_PAGES).then(function (cache) { return cache.match(url, { ignoreVary: true }); })
+      return caches.match(url, { cacheName: SAVED_PAGES, ignoreVary: true })
         .then(function (response) { return response ? response.text() : Promise.reject(new Error("not saved")); });
     }
-    pages[code] = fetch(url, { credentials: "omit" })
+    var fetched = navigator.onLine ? fetch(url, { credentials: "omit" }) : Promise.reject(new Error("offline"));
+    pages[code] = fetched
       .then(function (response) { return response.ok ? response.text() : Promise.reject(new Error(response.status)); })
       .catch(saved)
       .then(function (html) { return new DOMParser().parseFromString(html, "text/html"); });
@@ -327,7 +328,8 @@
     function playerName() { return select.options[select.selectedIndex].textContent; }
     if (select) {
       var remembered = load(PLAYER, null);
-      if (remembered && select.querySelector("option[value='" + remembered + "']")) select.value = remembered;
+      var offered = Array.prototype.map.call(select.options, function (o) { return o.value; });
+      if (offered.indexOf(remembered) >= 0) select.value = remembered;
       player = select.value;
     }
 
