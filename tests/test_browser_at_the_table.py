@@ -397,9 +397,14 @@ def test_the_players_language_reads_offline_too(live_ipg, new_page):
     wait_until_saved(page)
     page.click("#example-c a.in-other-language")  # the worker is asked to keep the English pages as well
     expect(page.locator("#example-c > .in-place")).to_have_attribute("lang", "en")
-    page.wait_for_function(
-        "async () => !!(await caches.match(location.origin + '/en/ipg/2.3/'))", timeout=SAVING_TIMEOUT, polling=500
-    )
+    # The worker's record of the English reading mode: written once every English page is saved.
+    record = "/offline/pages.json?lang=en&langs="
+    saved = f"async () => !!(await caches.match(location.origin + '{record}', {{ cacheName: 'ipg-records' }}))"
+    for _ in range(SAVING_TIMEOUT // 500):  # wait_for_function would not wait for the promise
+        if page.evaluate(saved):
+            break
+        page.wait_for_timeout(500)
+    assert page.evaluate(saved), "the English pages were not saved"
 
     page.context.set_offline(True)
     response = page.goto(live_ipg.url + "/ja/ipg/2.3/")
