@@ -17,7 +17,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@
 
-install: $(VENV)/.installed messages
+install: $(VENV)/.installed messages node_modules/.installed
+
+## axe-core, which the accessibility tests inject into pages (package.json; npm from Debian when missing).
+node_modules/.installed: package.json
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null)
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## Compile the interface translations in locale/ (needs gettext's msgfmt).
 messages: $(VENV)/.installed
@@ -102,4 +108,4 @@ fmt: install
 	$(BIN)/djhtml $(TEMPLATES)
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles artifacts
+	rm -rf $(VENV) db.sqlite3 staticfiles artifacts node_modules

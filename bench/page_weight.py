@@ -43,7 +43,7 @@ def compressors():
 def page_parts(client):
     html = client.get(URL, HTTP_HOST="127.0.0.1").content
     parts = {"html": html}
-    for name in ("css/site.css", "js/site.js"):
+    for name in ("css/site.css", "js/site.js", "js/table.js"):
         path = finders.find(name)
         parts[name] = Path(path).read_bytes()
     return parts

@@ -69,7 +69,7 @@ def test_after_one_visit_every_section_reads_offline(live_ipg, new_page, server_
     outline = page.locator("ol.outline a")
     expect(outline).to_have_count(Section.objects.count())
     for section in Section.objects.all():
-        expect(page.locator(f"a[href='/en/ipg/{section.number}/']")).to_contain_text(section.title_en)
+        expect(page.locator(f"ol.outline a[href='/en/ipg/{section.number}/']")).to_contain_text(section.title_en)
 
     assert server_requests == [], "offline, yet the server was asked"
 

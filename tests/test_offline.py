@@ -92,12 +92,14 @@ def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
         assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
 
 
+# A section page loads every one of them but the icon (the manifest names it), and the manifest; other pages
+# all but the study tools, which serve a section page's ¶ menu and a reading list kept offline.
 OWN_FILES = {
     "/static/css/site.css",
     "/static/js/site.js",
+    "/static/js/table.js",
     "/static/offline/offline.js",
     "/static/offline/icon.svg",
-    # the study tools a section page loads (its ¶ menu, a reading list kept offline)
     "/static/study/study.css",
     "/static/study/study.js",
 }
@@ -127,7 +129,7 @@ def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ip
     # every file a saved page loads is listed, so none is missing offline
     for url in listing["pages"]:
         loaded = resources(client.get(url).content.decode())
-        assert len(loaded) in (4, 6) and loaded <= set(listing["assets"]), url  # section pages: + study tools
+        assert len(loaded) in (len(OWN_FILES) - 2, len(OWN_FILES)) and loaded <= set(listing["assets"]), url
 
 
 def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_path):
@@ -145,7 +147,7 @@ def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_pat
         assert re.fullmatch(re.escape(stem) + r"\.[0-9a-f]{12}\." + extension, url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file()
     loaded = resources(client.get("/ja/ipg/2.3/").content.decode())
-    assert len(loaded) == 6 and loaded <= set(listing["assets"])  # a section page loads the study tools too
+    assert len(loaded) == len(OWN_FILES) and loaded <= set(listing["assets"])
 
 
 def test_the_page_list_names_the_release_a_saved_copy_holds_and_changes_with_a_new_one(client, ipg):

@@ -72,6 +72,8 @@ def section(request, number):
         "title_lang": languages.html_lang(page_lang if title else "en"),
         "parts": parts,
         "codes": codes,
+        # The languages this page does not show: the per-paragraph control shows one of them in place.
+        "other_codes": [code for code in languages.CODES if code not in codes],
         "columns": [(code, languages.html_lang(code), languages.name(code)) for code in codes],
         "comparing": comparing,
         "label_missing": comparing or page_lang not in missing,

@@ -18,7 +18,15 @@ from ipgsite.releases.models import Release
 ICON = "offline/icon.svg"
 # The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
 # exactly these, never a link it could find in a page, where translators' Markdown may have put it.
-ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON, "study/study.css", "study/study.js")
+ASSETS = (
+    "css/site.css",
+    "js/site.js",
+    "js/table.js",
+    "offline/offline.js",
+    ICON,
+    "study/study.css",
+    "study/study.js",
+)
 
 
 @require_safe
