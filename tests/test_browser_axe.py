@@ -30,6 +30,11 @@ PAGES = [
     "/en/changes/",  # the releases
     "/zh-hans/changes/2024-09-23/",  # one release's changes
     "/en/ipg/9.9/",  # the 404 page
+    "/ja/glossary/",  # the termbase
+    "/ja/ipg/2.3/example-c/",  # one paragraph's share page
+    "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=9.9:x&langs=zh-hans,en",  # a reading list
+    "/en/quiz/",  # the quiz's start
+    "/ja/quiz/?seed=5&a=2.3",  # a quiz answer
 ]
 
 

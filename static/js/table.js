@@ -229,6 +229,8 @@
       box.appendChild(document.importNode(node, true));
     });
     box.querySelectorAll("[id]").forEach(function (n) { n.removeAttribute("id"); });
+    // A term's card stays on the other page: here its mark is a plain link to the glossary.
+    box.querySelectorAll("[aria-controls]").forEach(function (n) { n.removeAttribute("aria-controls"); });
   }
 
   function showInPlace(row, code, strings, name) {
