@@ -286,7 +286,9 @@
     row.querySelectorAll(":scope > .text, :scope > .in-place").forEach(function (text) {
       var copy = text.cloneNode(true);
       copy.querySelectorAll("[id]").forEach(function (n) { n.removeAttribute("id"); });
-      copy.querySelectorAll("a").forEach(function (a) { a.removeAttribute("href"); });
+      copy.querySelectorAll("a").forEach(function (a) {
+        ["href", "aria-controls", "aria-expanded"].forEach(function (name) { a.removeAttribute(name); });
+      });
       dialog.appendChild(copy);
     });
     // One tap anywhere returns to the page.
