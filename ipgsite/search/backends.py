@@ -1,48 +1,61 @@
 """Where the database finds and ranks: SQLite's FTS5, or PostgreSQL's pg_trgm and GIN, by the database in use.
 
-Every query term is looked up in an index:
-- a term of 3 or more characters, in any script, as a substring of the folded text: FTS5's trigram
+A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
+names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its words
+have any of the stem phrases; it matches the query if it matches every term. Each form is looked up in an index:
+- a form of 3 or more characters, in any script, as a substring of the folded text: FTS5's trigram
   tokenizer on SQLite, a pg_trgm GIN index under `LIKE` on PostgreSQL;
-- a term of 1 or 2 CJK characters (占卜, 手札, 警): trigrams cannot find it, so it is looked up among
+- a form of 1 or 2 CJK characters (占卜, 手札, 警): trigrams cannot find it, so it is looked up among
   the CJK characters and pairs of characters of each entry (`Entry.grams`): FTS5 with the unicode61
   tokenizer on SQLite, a GIN index on their stored `simple` tsvector on PostgreSQL;
-- anything else (1 or 2 Latin characters, an emoji): `LIKE` on the entries themselves.
+- anything else (1 or 2 Latin characters, an emoji): `LIKE` on the entries themselves;
+- a stem phrase ("scri two card"): on SQLite, in the same trigram table, among the entry's stems (" scri ", in
+  spaces, so whole stems only); on PostgreSQL, the `english` tsvector of the text under `phraseto_tsquery`.
 
 Ranking: text in the page's language first (the reader reads it; a query in another script rarely
-matches it anyway); then by relevance: bm25 in SQLite's FTS5, how densely the terms occur on PostgreSQL
+matches it anyway); then by relevance: bm25 in SQLite's FTS5, how densely the forms occur on PostgreSQL
 (and in the LIKE scan); ties go to official text, then examples, then notes, then reading order.
 
-Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per term.
+Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
 from django.db import connection, transaction
 
+from .expanding import Term
 from .folding import is_cjk
 
 TRIGRAM_TABLE = "search_entry_trigrams"
 GRAM_TABLE = "search_entry_grams"
 GRAMS_WORDS = "e.grams_words @@ plainto_tsquery('simple', %s)"  # a stored tsvector column: see migration 0002
+ENGLISH_WORDS = "e.english_words @@ phraseto_tsquery('english', %s)"  # a stored tsvector column: migration 0004
 LIKE = ("e.folded LIKE %s", "e.folded LIKE %s ESCAPE '\\'")  # SQLite's LIKE has no escape character by default
+STEMS_LIKE = ("e.stems LIKE %s", "e.stems LIKE %s ESCAPE '\\'")
 KIND_ORDER = "CASE e.kind WHEN 'text' THEN 0 WHEN 'example' THEN 1 ELSE 2 END"
 OWN_LANGUAGE = "CASE WHEN e.language = %s THEN 0 ELSE 1 END"
+RANKED_FORMS = 6  # forms of a term counted in its density: enough to rank, few enough to stay fast
 
 
-def fts_phrase(term):
-    return '"' + term.replace('"', '""') + '"'
+def fts_phrase(text):
+    return '"' + text.replace('"', '""') + '"'
 
 
-def is_short_cjk(term):
-    return len(term) < 3 and all(is_cjk(char) for char in term)
+def is_short_cjk(form):
+    return len(form) < 3 and all(is_cjk(char) for char in form)
 
 
-def like_pattern(term):
-    return "%" + connection.ops.prep_for_like_query(term) + "%"
+def is_short(form):
+    return len(form) < 3
+
+
+def like_pattern(text):
+    return "%" + connection.ops.prep_for_like_query(text) + "%"
 
 
 def _density(terms):
     """SQL for the terms' occurrences per length of text, and its parameters."""
-    occurrences = " + ".join("(LENGTH(e.folded) - LENGTH(REPLACE(e.folded, %s, ''))) / " + str(len(t)) for t in terms)
-    return f"({occurrences}) * 10000 / (LENGTH(e.folded) + 200)", list(terms)
+    forms = [form for term in terms for form in term.forms[:RANKED_FORMS]]
+    occurrences = " + ".join("(LENGTH(e.folded) - LENGTH(REPLACE(e.folded, %s, ''))) / " + str(len(f)) for f in forms)
+    return f"({occurrences}) * 10000 / (LENGTH(e.folded) + 200)", forms
 
 
 class Search:
@@ -63,16 +76,15 @@ class Search:
             self.params += list(kinds)
         self.rank, self.rank_params = _density(self.terms)
         self.descending = True
-        self.look_up(
-            long_terms=[t for t in self.terms if len(t) >= 3],
-            short_cjk=[t for t in self.terms if is_short_cjk(t)],
-            others=[t for t in self.terms if len(t) < 3 and not is_short_cjk(t)],
-        )
+        self.look_up(self.terms)
 
-    def look_up(self, long_terms, short_cjk, others):
-        for term in long_terms + short_cjk + others:
-            self.where.append(LIKE[connection.vendor == "sqlite"])
-            self.params.append(like_pattern(term))
+    def look_up(self, terms):
+        sqlite = connection.vendor == "sqlite"
+        for term in terms:
+            conditions = [LIKE[sqlite]] * len(term.forms) + [STEMS_LIKE[sqlite]] * len(term.stems)
+            self.where.append(f"({' OR '.join(conditions)})")
+            self.params += [like_pattern(form) for form in term.forms]
+            self.params += [like_pattern(f" {phrase} ") for phrase in term.stems]
 
     def _from_where(self):
         where = " AND ".join(self.where) or "1 = 1"
@@ -104,28 +116,75 @@ class LikeScan(Search):
     by_like = True
 
 
+def _trigram_match(term):
+    """The FTS5 expression for a term in the trigram table: any of its forms in the text, or its stems."""
+    alternatives = [f"folded : {fts_phrase(form)}" for form in term.forms]
+    alternatives += [f"stems : {fts_phrase(f' {phrase} ')}" for phrase in term.stems]
+    return "(" + " OR ".join(alternatives) + ")"
+
+
+def _gram_match(forms):
+    return "(" + " OR ".join(fts_phrase(form) for form in forms) + ")"
+
+
 class SQLiteSearch(Search):
-    def look_up(self, long_terms, short_cjk, others):
-        driver = TRIGRAM_TABLE if long_terms else GRAM_TABLE if short_cjk else None
+    def look_up(self, terms):
+        by_trigrams = [t for t in terms if not any(is_short(f) for f in t.forms)]
+        by_grams = [t for t in terms if t not in by_trigrams and all(is_short_cjk(f) for f in t.forms) and not t.words]
+        mixed = [t for t in terms if t not in by_trigrams and t not in by_grams]
+        driver = TRIGRAM_TABLE if by_trigrams else GRAM_TABLE if by_grams else None
         if driver:
             # The FTS table drives the query and ranks: bm25 is smaller for better matches.
+            matching = " AND ".join(map(_trigram_match, by_trigrams)) or " AND ".join(
+                _gram_match(t.forms) for t in by_grams
+            )
             self.tables = [driver, "search_entry e"]
             self.where.insert(0, f"e.id = {driver}.rowid AND {driver} MATCH %s")
-            self.params.insert(0, " AND ".join(fts_phrase(t) for t in (long_terms or short_cjk)))
+            self.params.insert(0, matching)
             self.rank, self.rank_params, self.descending = f"bm25({driver})", [], False
-        if long_terms and short_cjk:
+        if by_trigrams and by_grams:
             self.where.append(f"e.id IN (SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s)")
-            self.params.append(" AND ".join(fts_phrase(t) for t in short_cjk))
-        super().look_up([], [], others)
+            self.params.append(" AND ".join(_gram_match(t.forms) for t in by_grams))
+        for term in mixed:
+            self._look_up_mixed(term)
+
+    def _look_up_mixed(self, term):
+        """A term whose forms need different indexes: any of them, each where it can be found."""
+        conditions, params = [], []
+        long_forms = [f for f in term.forms if not is_short(f)]
+        if long_forms or term.words:
+            conditions.append(f"e.id IN (SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH %s)")
+            params.append(_trigram_match(Term(term.text, tuple(long_forms), term.words)))
+        short_cjk = [f for f in term.forms if is_short_cjk(f)]
+        if short_cjk:
+            conditions.append(f"e.id IN (SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s)")
+            params.append(_gram_match(short_cjk))
+        for form in term.forms:
+            if is_short(form) and not is_short_cjk(form):
+                conditions.append(LIKE[True])
+                params.append(like_pattern(form))
+        self.where.append(f"({' OR '.join(conditions)})")
+        self.params += params
 
 
 class PostgresSearch(Search):
-    def look_up(self, long_terms, short_cjk, others):
-        for term in short_cjk:
-            self.where.append(GRAMS_WORDS)
-            self.params.append(term)
-        super().look_up(long_terms, [], others)  # LIKE on `folded` uses the pg_trgm index for 3+ characters
-        self.indexed = bool(long_terms or short_cjk)
+    def look_up(self, terms):
+        self.indexed = False
+        for term in terms:
+            conditions, params = [], []
+            for form in term.forms:
+                if is_short_cjk(form):
+                    conditions.append(GRAMS_WORDS)
+                    params.append(form)
+                else:  # LIKE on `folded` uses the pg_trgm index for 3+ characters
+                    conditions.append(LIKE[False])
+                    params.append(like_pattern(form))
+            for phrase in term.words:  # PostgreSQL stems them itself
+                conditions.append(ENGLISH_WORDS)
+                params.append(phrase)
+            self.where.append(f"({' OR '.join(conditions)})")
+            self.params += params
+            self.indexed = self.indexed or not any(is_short(f) and not is_short_cjk(f) for f in term.forms)
 
     def page(self, offset, limit):
         if not self.indexed:

@@ -1,0 +1,181 @@
+"""Search as judges type: inflected English, traditional Chinese characters, near misses. Each query with the
+section and paragraph it must find (run on SQLite, and on PostgreSQL with DATABASE_URL)."""
+
+import pytest
+
+from pages import parse
+
+
+def get(client, q, reader="en", **params):
+    return client.get(f"/{reader}/search/", {"q": q, **params})
+
+
+def page(client, q, reader="en", **params):
+    response = get(client, q, reader, **params)
+    assert response.status_code == 200, (q, response.status_code, response.get("Location"))
+    return parse(response.content)
+
+
+def found(html):
+    """(href, lang) of every result, in order."""
+    return [
+        (r.find("p", class_="result-where").find("a").attrs["href"], r.find("p", class_="snippet").attrs["lang"])
+        for r in html.find_all("li", class_="result")
+    ]
+
+
+def hrefs(html):
+    return [href for href, _lang in found(html)]
+
+
+def marks(html, href):
+    """The marked words of the result that links to `href`."""
+    for result in html.find_all("li", class_="result"):
+        if result.find("p", class_="result-where").find("a").attrs["href"] == href:
+            return [m.text() for m in result.find_all("mark")]
+    raise AssertionError(f"no result links to {href}")
+
+
+def suggestions(html):
+    box = html.find("p", class_="did-you-mean")
+    return [(a.text(), a.attrs["href"], a.attrs["lang"]) for a in box.find_all("a")] if box else []
+
+
+# Inflection: Snowball's English stems (SQLite: computed by the index; PostgreSQL: its `english` configuration)
+
+
+@pytest.mark.parametrize(
+    "query, target, marked",
+    [
+        ("scry two cards", "2.3/#example-b", ["scries two cards", "scried"]),
+        ("scries", "2.3/#example-b", ["scries", "scried"]),
+        ("scried", "2.3/#example-b", ["scries", "scried"]),
+        ("scrying", "2.3/#example-b", ["scries", "scried"]),
+        ("mulligans", "2.4/#example-d", ["mulligan"] * 3),  # the text says only "mulligan"
+        ("mulliganed", "2.4/#example-d", ["mulligan"] * 3),
+        ("shuffling", "2.4/#remedy-1", ["shuffled"]),
+        ("revealing the card", "2.3/#example-c", ["reveal the card", "the"]),  # "the" in "their" too
+    ],
+)
+def test_an_inflected_query_finds_the_other_forms_of_its_words(client, ipg, query, target, marked):
+    html = page(client, query)
+    assert (f"/en/ipg/{target}", "en") in found(html)
+    assert marks(html, f"/en/ipg/{target}") == marked
+
+
+def test_inflected_words_still_must_all_match(client, ipg):
+    both = hrefs(page(client, "scried mulligans"))
+    assert "/en/ipg/2.4/#example-c" in both  # "keeps her hand, scries, then mulligans again"
+    assert "/en/ipg/2.3/#example-b" not in both  # scries, but no mulligan
+
+
+def test_stems_match_whole_words_only(client, ipg):
+    # "discarding" finds "discarding" (and "discard"), not every word that starts with "card"; "scrim" begins
+    # like the stem "scri" of "scries" and finds nothing.
+    assert "/en/ipg/2.3/#remedy-1" in hrefs(page(client, "discarding"))
+    assert "/en/ipg/2.3/#example-b" not in hrefs(page(client, "discarding"))
+    assert hrefs(page(client, "scrim")) == []
+
+
+# Traditional Chinese: the query is converted (OpenCC), the text never is
+
+
+@pytest.mark.parametrize(
+    "traditional, simplified, target",
+    [
+        ("黑暗親信", "黑暗亲信", "2.3/#example-c"),
+        ("再調度", "再调度", "2.4/#definition-1"),
+        ("非公開牌張", "非公开牌张", "2.3/#definition-1"),
+        ("額外的牌", "额外的牌", "2.3/#definition-2"),
+    ],
+)
+def test_traditional_characters_find_the_simplified_text(client, ipg, traditional, simplified, target):
+    html = page(client, traditional)
+    assert (f"/en/ipg/{target}", "zh-Hans") in found(html)
+    assert simplified in marks(html, f"/en/ipg/{target}")
+    # The same results and sections as the simplified query, in the same order.
+    same = page(client, simplified)
+    assert found(html) == found(same)
+    listed = html.find("section", class_="matching-sections")
+    assert (listed and listed.text()) == (
+        same.find("section", class_="matching-sections") and same.find("section", class_="matching-sections").text()
+    )
+
+
+def test_traditional_and_simplified_list_the_sections_they_name(client, ipg):
+    html = page(client, "再調度")
+    assert [a.attrs["href"] for a in html.find("section", class_="matching-sections").find_all("a")] == ["/en/ipg/2.4/"]
+    html = page(client, "非公開牌張")
+    assert [a.attrs["href"] for a in html.find("section", class_="matching-sections").find_all("a")] == ["/en/ipg/2.3/"]
+
+
+@pytest.mark.parametrize(
+    "traditional, number",
+    [
+        ("額外看牌", "2.2"),
+        ("非公開牌張失誤", "2.3"),
+        ("遊戲行動失誤~額外看牌", "2.2"),
+        ("遊戲行動失誤~再調度失誤", "2.4"),
+    ],
+)
+def test_a_section_name_in_traditional_characters_goes_to_the_section(client, ipg, traditional, number):
+    for reader in ("en", "zh-hans"):
+        response = get(client, traditional, reader)
+        assert response.status_code == 302
+        assert response["Location"] == f"/{reader}/ipg/{number}/"
+
+
+def test_the_text_is_shown_as_written_not_converted(client, ipg):
+    body = get(client, "黑暗親信").content.decode()
+    assert "<mark>黑暗亲信</mark>" in body
+    assert body.count("黑暗親信") == body.count('value="黑暗親信"') + body.count("<title>黑暗親信")
+
+
+def test_japanese_kanji_are_not_taken_for_traditional_chinese(client, ipg):
+    # 闇 is also a traditional character (simplified 暗): a Japanese query keeps it, and finds the Japanese text.
+    html = page(client, "闇の腹心")
+    assert ("/en/ipg/2.3/#example-c", "ja") in found(html)
+    assert "闇の腹心" in marks(html, "/en/ipg/2.3/#example-c")
+
+
+# Near misses: "Did you mean", as links
+
+
+@pytest.mark.parametrize(
+    "query, suggestion, lang",
+    [
+        ("mulligna", "mulligan", "en"),
+        ("Hiden Card Eror", "Hidden Card Error", "en"),
+        ("Markd Cards", "Marked Cards", "en"),
+        ("非公開カードに関する誤リ", "非公開カードに関する誤り", "ja"),
+    ],
+)
+def test_a_near_miss_offers_what_it_nearly_spells(client, ipg, query, suggestion, lang):
+    html = page(client, query, reader="ja", language="en")
+    offered = suggestions(html)
+    assert offered[0][0] == suggestion and offered[0][2] == lang
+    # The link searches for it, with the same filters.
+    assert offered[0][1].startswith("?q=") and offered[0][1].endswith("&language=en")
+
+
+def test_following_a_suggestion_finds_the_paragraph_or_goes_to_the_section(client, ipg):
+    (_text, href, _lang), *_ = suggestions(page(client, "mulligna"))
+    assert "/en/ipg/2.4/#example-d" in hrefs(parse(client.get(f"/en/search/{href}").content))
+    (_text, href, _lang), *_ = suggestions(page(client, "Hiden Card Eror"))
+    response = client.get(f"/en/search/{href}")
+    assert response.status_code == 302 and response["Location"] == "/en/ipg/2.3/"
+
+
+def test_a_word_that_finds_nothing_is_corrected_in_its_query(client, ipg):
+    offered = suggestions(page(client, "mulligna procedure"))
+    assert "mulligan procedure" in [text for text, _href, _lang in offered]
+
+
+@pytest.mark.parametrize("query", ["mulligan", "Hidden Card", "scries", "手札", "xq", "zzzzzzzzzzzz"])
+def test_no_suggestion_for_a_query_spelled_right_or_too_far_from_any_name(client, ipg, query):
+    assert suggestions(page(client, query)) == []
+
+
+def test_suggestions_are_translated(client, ipg):
+    assert page(client, "mulligna", reader="ja").find("p", class_="did-you-mean").text().startswith("もしかして")
+    assert page(client, "mulligna", reader="zh-hans").find("p", class_="did-you-mean").text().startswith("您是不是要找")
