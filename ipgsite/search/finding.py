@@ -95,11 +95,12 @@ class SectionNames:
         return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
 
 
-def _finds(query, page_language):
+def _finds(query, page_language, by_like=False):
     """Whether a single folded term, alone, finds anything."""
 
     def finds(term):
-        return backends.search_for(expand([term]), query.languages, query.kinds, page_language).count() > 0
+        search = backends.search_for(expand([term]), query.languages, query.kinds, page_language, by_like=by_like)
+        return search.count() > 0
 
     return finds
 
@@ -171,7 +172,8 @@ def find(query, page_language, names=None, by_like=False):
     stems = {stem for term in terms for phrase in term.stems for stem in phrase.split()}
     results.total, ids = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     found_nothing = not results.total and not results.sections
-    results.suggestions = did_you_mean(query, names.spellings, found_nothing, finds=_finds(query, page_language))
+    finds = _finds(query, page_language, by_like)
+    results.suggestions = did_you_mean(query, names.spellings, found_nothing, finds=finds)
     fields = ["id", "section_id", "note_id", "language", "kind", "text", "folded", "paragraph__key"]
     entries = {row["id"]: row for row in Entry.objects.filter(pk__in=ids).values(*fields)}
     sections = Section.objects.in_bulk({row["section_id"] for row in entries.values()})
