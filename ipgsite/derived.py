@@ -10,11 +10,13 @@ is called with the batch (`writing.Batch`: the edits, and whether names or struc
 from ipgsite.caching import versions
 from ipgsite.crosslinks import build
 from ipgsite.search import index
+from ipgsite.terms import occurrences
 from ipgsite.translations import status
 
 AFTER_WRITE = (
     status.follow,  # 3. each translation's status: missing, outdated, translated, reviewed
     build.follow,  # 4. the cross-links found in the text, which "Mentioned in" lists read
+    occurrences.follow,  # 4b. the terms found in the text, which term marks and the glossary read
     index.follow,  # 5. the search index
     versions.follow,  # 6. the content version: cached pages and ETags are stale from now on
 )

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "ipgsite.crosslinks",
     "ipgsite.search",
     "ipgsite.releases",
+    "ipgsite.terms",
 ]
 
 MIDDLEWARE = [

@@ -797,3 +797,104 @@ def _check_page_notes(root, number, expected, languages):
                 "as a note after it"
             )
     return problems
+
+
+# The termbase (content/terms.toml) ------------------------------------------------------------------------------
+
+SEEDS_BY_LANGUAGE = {"en": ("000", "002", "003"), "zh-hans": ("000", "002"), "ja": ("001", "004")}
+
+
+def english_forms(name):
+    """An English name as the texts may inflect it: scry → scries, scried; draw → draws, drawn; shuffle → shuffled."""
+    stem = name[:-1] if name.endswith("y") else name
+    return {
+        name,
+        name + "s",
+        name + "es",
+        name + "ed",
+        name + "d",
+        name + "ing",
+        name + "n",
+        stem + "ies",
+        stem + "ied",
+    }
+
+
+def holds(text, code, form, name=False):
+    """Whether `text` holds the form: CJK as a substring, English as whole words in any case (a name, inflected)."""
+    if code != "en":
+        return form in text
+    forms = english_forms(form.casefold()) if name else {form.casefold()}
+    pattern = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.search(rf"(?<![A-Za-z0-9])(?:{pattern})(?![A-Za-z0-9])", text, re.IGNORECASE) is not None
+
+
+def seed_line(location):
+    prefix, line = location.split(":")
+    lines = raw_seed(prefix).split("\n")
+    return prefix, lines[int(line) - 1] if 0 < int(line) <= len(lines) else None
+
+
+def check_terms(terms, sections):
+    """Every name and variant is in a seed in its language, where `found` says; every location holds its form; a
+    defining paragraph is a definition of the section the term names; and where a term has names in two languages,
+    one aligned paragraph holds both."""
+    problems = []
+    paragraphs = {(s.number, p.key): p for s in sections for p in s.paragraphs}
+    titles = {s.number: s for s in sections}
+    for term in terms:
+        attested = [(code, term.names[code], True) for code in LANGUAGES if code in term.names]
+        attested += [(code, form, False) for code in LANGUAGES for form in term.variants.get(code, [])]
+        for code, form, is_name in attested:
+            if not any(
+                holds(line, code, form, is_name) for p in SEEDS_BY_LANGUAGE[code] for line in raw_seed(p).split("\n")
+            ):
+                problems.append(f"{term.key}: the {code} form {form!r} is in no {code} seed")
+            places = [
+                location
+                for location in term.found.get(form, [])
+                if (":" in location and location.split(":")[0] in SEEDS_BY_LANGUAGE[code])
+                or ("#" in location and code in paragraphs.get(tuple(location.split("#")), ParagraphLike()).texts)
+            ]
+            if not places:
+                problems.append(f"{term.key}: found names no {code} place for {form!r}")
+        for form, locations in term.found.items():
+            codes = [code for code, f, _n in attested if f == form]
+            is_name = any(n for _c, f, n in attested if f == form)
+            for location in locations:
+                if ":" in location:
+                    _prefix, line = seed_line(location)
+                    if line is None or not any(holds(line, code, form, is_name) for code in codes):
+                        problems.append(f"{term.key}: seed line {location} does not hold {form!r}")
+                else:
+                    paragraph = paragraphs.get(tuple(location.split("#")))
+                    texts = paragraph.texts if paragraph else {}
+                    if not any(holds(texts.get(code, ""), code, form, is_name) for code in codes):
+                        problems.append(f"{term.key}: paragraph {location} does not hold {form!r}")
+        if term.defined_at:
+            number, key = term.defined_at.split("#")
+            paragraph, section = paragraphs.get((number, key)), titles.get(number)
+            names = [*section.title.values(), *(n for ns in section.aliases.values() for n in ns)] if section else []
+            if paragraph is None or paragraph.part != "definition":
+                problems.append(f"{term.key}: {term.defined_at} is no definition")
+            elif not any(name in title for name in term.names.values() for title in names):
+                problems.append(f"{term.key}: {term.defined_at} defines a section that none of its names names")
+        forms = {
+            code: [term.names[code], *term.variants.get(code, []), *term.inflections.get(code, [])]
+            for code in term.names
+        }
+        for code in ("zh-hans", "ja"):
+            if code not in forms or "en" not in forms:
+                continue
+            texts = [p.texts for p in paragraphs.values()] + [s.title for s in sections]
+            if not any(
+                any(holds(t.get("en", ""), "en", f, True) for f in forms["en"])
+                and any(holds(t.get(code, ""), code, f) for f in forms[code])
+                for t in texts
+            ):
+                problems.append(f"{term.key}: no aligned paragraph holds both its en and {code} names")
+    return problems
+
+
+class ParagraphLike:
+    texts = {}

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
+from ipgsite.terms.models import Term
 
 
 def snapshot():
@@ -23,6 +24,17 @@ def snapshot():
             )
         ),
         sorted(Alias.objects.values_list("section__number", "name", "language", "former")),
+        sorted(
+            (key, kind, order, str(defined), str(found), *names)
+            for key, kind, order, defined, found, *names in Term.objects.values_list(
+                "key",
+                "kind",
+                "order",
+                "defined_in",
+                "found",
+                *(f"{f}_{c}" for f in ("name", "variants", "inflections") for c in ("en", "zh_hans", "ja")),
+            )
+        ),
     )
 
 

@@ -288,3 +288,64 @@ def test_each_wrong_edit_shows_on_the_rendered_page(db, copy_of_content, number,
     assert problems, f"{change.__name__} went unnoticed on {url}"
     for words in reports:
         assert any(words in problem for problem in problems), (words, problems)
+
+
+# The termbase: each wrong edit of content/terms.toml is reported by fidelity.check_terms.
+
+
+def _term(terms, key):
+    return next(t for t in terms if t.key == key)
+
+
+def invented_term_name(terms):
+    _term(terms, "shuffle").names["zh-hans"] = "洗牌"  # the seeds name no Chinese shuffle
+
+
+def invented_variant(terms):
+    _term(terms, "mulligan").variants["en"].append("mull")
+
+
+def names_swapped_between_terms(terms):
+    mulligan, scry = _term(terms, "mulligan"), _term(terms, "scry")
+    mulligan.names["ja"], scry.names["ja"] = scry.names["ja"], mulligan.names["ja"]
+    mulligan.found["占術"], scry.found["マリガン"] = scry.found.pop("占術"), mulligan.found.pop("マリガン")
+
+
+def location_that_does_not_hold_the_name(terms):
+    _term(terms, "library").found["library"] = ["001:3"]
+
+
+def paragraph_location_that_does_not_hold_the_name(terms):
+    _term(terms, "hand").found["手札"] = ["2.3#example-a"]
+
+
+def defining_paragraph_of_another_section(terms):
+    _term(terms, "mulligan-procedure-error").defined_at = "2.3#definition-1"
+
+
+def defining_paragraph_that_is_no_definition(terms):
+    _term(terms, "hidden-card-error").defined_at = "2.3#example-a"
+
+
+TERM_EDITS = [
+    (invented_term_name, "'洗牌' is in no zh-hans seed"),
+    (invented_variant, "'mull' is in no en seed"),
+    (names_swapped_between_terms, "no aligned paragraph holds both its en and ja names"),
+    (location_that_does_not_hold_the_name, "seed line 001:3 does not hold 'library'"),
+    (paragraph_location_that_does_not_hold_the_name, "paragraph 2.3#example-a does not hold '手札'"),
+    (defining_paragraph_of_another_section, "defines a section that none of its names names"),
+    (defining_paragraph_that_is_no_definition, "2.3#example-a is no definition"),
+]
+
+
+@pytest.mark.parametrize("change, report", TERM_EDITS, ids=[c.__name__ for c, _r in TERM_EDITS])
+def test_each_wrong_edit_of_the_termbase_is_reported(copy_of_content, change, report):
+    from ipgsite.terms.files import dump_terms, read_terms
+
+    _chapters, sections = read_content(copy_of_content)
+    terms = read_terms(copy_of_content, sections)
+    assert fidelity.check_terms(terms, sections) == []
+    change(terms)
+    (copy_of_content / "terms.toml").write_text(dump_terms(terms), encoding="utf-8")
+    problems = fidelity.check_terms(read_terms(copy_of_content, sections), sections)
+    assert any(report in problem for problem in problems), problems

@@ -106,3 +106,12 @@ def test_the_compare_page_shows_each_text_intact(ipg, number):
     response = Client().get(f"/en/ipg/{number}/?langs=en,zh-hans,ja")
     assert response.status_code == 200
     assert fidelity.check_page(response.content.decode(), number, ["en", "zh-hans", "ja"]) == []
+
+
+def test_every_term_name_is_in_a_seed_in_its_language_where_found_says(content):
+    from ipgsite.terms.files import read_terms
+
+    _chapters, sections = content
+    terms = read_terms(settings.CONTENT_DIR, sections)
+    assert len(terms) >= 20
+    assert fidelity.check_terms(terms, sections) == []

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Term
 
 
 class State(models.IntegerChoices):
@@ -24,6 +25,12 @@ class StatusQuerySet(models.QuerySet):
 
     def in_section(self, section):
         return self.filter(paragraph__section=section)
+
+    def of_paragraphs(self):
+        return self.filter(paragraph__isnull=False)
+
+    def of_terms(self):
+        return self.filter(term__isnull=False)
 
     def needing_work(self):
         return self.filter(state__lt=State.TRANSLATED)
@@ -52,7 +59,9 @@ class Status(models.Model):
     last confirmed against (by saving the translation, confirming it, or a minor English edit).
     """
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="statuses")
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses")
+    # Or a term's name in one language: a status has one target, a paragraph or a term.
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses")
     language = models.CharField(max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
     confirmed_source = models.TextField(
@@ -72,7 +81,14 @@ class Status(models.Model):
     class Meta:
         verbose_name_plural = "statuses"
         constraints = [
-            models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language")
+            models.UniqueConstraint(fields=["paragraph", "language"], name="one_status_per_paragraph_language"),
+            models.UniqueConstraint(
+                fields=["term", "language"], condition=Q(term__isnull=False), name="one_status_per_term_language"
+            ),
+            models.CheckConstraint(
+                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
+                name="status_of_a_paragraph_or_a_term",
+            ),
         ]
         permissions = [
             ("translate_en", "Can edit the English text and notes"),
@@ -82,7 +98,7 @@ class Status(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.paragraph} [{self.language}]: {self.get_state_display()}"
+        return f"{self.paragraph or self.term} [{self.language}]: {self.get_state_display()}"
 
     @property
     def is_source(self):
@@ -94,24 +110,31 @@ class ChangeQuerySet(models.QuerySet):
         """Changes to the paragraph's text and to its notes, newest first."""
         return self.filter(paragraph=paragraph).order_by("-at", "-pk")
 
-    def of_text(self, obj, code):
+    def of_text(self, obj, code, field=None):
+        if isinstance(obj, Term):
+            return self.filter(term=obj, field=field or "name", language=code)
         field = "body" if isinstance(obj, Note) else "text"
         target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
         return self.filter(field=field, language=code, **target)
+
+    def of_term(self, term):
+        return self.filter(term=term).order_by("-at", "-pk")
 
     def after_revision(self, revision):
         return self.filter(revision__gt=revision)
 
 
 class Change(models.Model):
-    """One language's text of a paragraph or note before and after one save; or a note added or deleted."""
+    """One language's text of a paragraph or note (or a term's name or forms) before and after one save; or a note
+    added or deleted."""
 
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
         ADD = "add", _("note added")
         DELETE = "delete", _("note deleted")
 
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="changes")
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="changes")
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, null=True, blank=True, related_name="changes")
     note = models.ForeignKey(Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     action = models.CharField(max_length=10, choices=Action.choices, default=Action.EDIT)
     field = models.CharField(max_length=20)
@@ -120,7 +143,7 @@ class Change(models.Model):
     after = models.TextField(blank=True)
     # For a note added or deleted: what it takes to delete or recreate it.
     note_data = models.JSONField(default=dict, blank=True)
-    revision = models.PositiveIntegerField(help_text=_("The paragraph's or note's revision after this change."))
+    revision = models.PositiveIntegerField(help_text=_("The paragraph's, note's or term's revision after this change."))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -133,9 +156,17 @@ class Change(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
+                name="change_of_a_paragraph_or_a_term",
+            ),
+        ]
 
     def __str__(self):
-        return f"{self.paragraph} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+        return (
+            f"{self.paragraph or self.term} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+        )
 
     @property
     def who(self):

@@ -1,4 +1,4 @@
-"""The translators' groups follow every migrate; paragraphs and notes change only through `writing`.
+"""The translators' groups follow every migrate; paragraphs, notes and terms change only through `writing`.
 
 (What a write sets off is not here: see `ipgsite.derived`.)
 """
@@ -8,6 +8,7 @@ from django.db.models.signals import post_migrate, pre_delete, pre_save
 from django.dispatch import receiver
 
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Term
 
 from .groups import ensure_groups
 from .writing import refuse_writes_outside_a_batch
@@ -17,6 +18,8 @@ from .writing import refuse_writes_outside_a_batch
 @receiver(pre_save, sender=Note)
 @receiver(pre_delete, sender=Paragraph)
 @receiver(pre_delete, sender=Note)
+@receiver(pre_save, sender=Term)
+@receiver(pre_delete, sender=Term)
 def only_through_writing(sender, instance, raw=False, **kwargs):
     if not raw:
         refuse_writes_outside_a_batch(instance)

@@ -9,6 +9,7 @@ from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Paragraph
 from ipgsite.releases.diffing import diff_html
+from ipgsite.terms.models import Term
 
 from .models import State, Status
 
@@ -35,6 +36,7 @@ def follow(batch):
         )
     if batch.structure_changed or batch.everything:
         ensure_statuses()
+    follow_terms(batch, user)
 
 
 def state_for(status, text, english):
@@ -102,6 +104,47 @@ def mark_reviewed(paragraph, code, user):
     return status
 
 
+# Terms: each name in each language has a status too, following the English name as a translation follows the
+# English text.
+
+
+def follow_terms(batch, user=None):
+    """Statuses of the terms whose names a batch edited, and first statuses of new terms."""
+    edited = {}
+    for edit in batch.edits:
+        if isinstance(edit.obj, Term) and edit.field == "name":
+            edited.setdefault(edit.obj.pk, []).append(edit)
+    for term in Term.objects.filter(pk__in=edited).prefetch_related("statuses"):
+        english = term.name_in(SOURCE)
+        existing = {status.language: status for status in term.statuses.all()}
+        changed = {edit.language for edit in edited[term.pk]}
+        for code in languages.CODES:
+            status = existing.get(code) or Status(term=term, language=code, confirmed_source=english)
+            name = term.name_in(code)
+            if code in changed:
+                status.reviewed_by, status.reviewed_at = None, None
+                if name:
+                    status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, timezone.now()
+            status.state = state_for(status, name, english)
+            status.save()
+    if batch.terms_changed or batch.everything:
+        ensure_term_statuses()
+
+
+def ensure_term_statuses():
+    have = set(Status.objects.of_terms().values_list("term_id", "language"))
+    new = []
+    for term in Term.objects.all():
+        english = term.name_in(SOURCE)
+        for code in languages.CODES:
+            if (term.pk, code) not in have:
+                status = Status(term=term, language=code, confirmed_source=english)
+                status.state = state_for(status, term.name_in(code), english)
+                new.append(status)
+    if new:
+        Status.objects.bulk_create(new, ignore_conflicts=True)
+
+
 # Statuses in content/: what each translation follows, and whether it was reviewed
 
 
@@ -119,7 +162,7 @@ def statuses_into_documents(section_docs):
 
     in_releases = english_in_releases()
     statuses = {}
-    for status in Status.objects.exclude(language=SOURCE).select_related("paragraph__section"):
+    for status in Status.objects.of_paragraphs().exclude(language=SOURCE).select_related("paragraph__section"):
         statuses[status.paragraph.section.number, status.paragraph.key, status.language] = status
     for doc in section_docs:
         for pdoc in doc.paragraphs:

@@ -87,10 +87,11 @@ class Cell:
 @translators_only
 def dashboard(request):
     sections = list(Section.objects.with_text().in_reading_order())
-    counts = Status.objects.counts_by_section_and_language()
+    counts = Status.objects.of_paragraphs().counts_by_section_and_language()
     next_keys = {}
     for section_id, code, key in (
-        Status.objects.needing_work()
+        Status.objects.of_paragraphs()
+        .needing_work()
         .in_reading_order()
         .values_list("paragraph__section_id", "language", "paragraph__key")
     ):
@@ -109,7 +110,8 @@ def dashboard(request):
     first_needing_work = {}
     for code in mine:
         status = (
-            Status.objects.in_language(code)
+            Status.objects.of_paragraphs()
+            .in_language(code)
             .needing_work()
             .in_reading_order()
             .select_related("paragraph__section")
@@ -133,7 +135,7 @@ def dashboard(request):
 
 def _following_older_english():
     """[(code, name, count)]: per translation language, the paragraphs whose translation follows an older English."""
-    counts = dict(Status.objects.outdated().values_list("language").annotate(count=Count("pk")))
+    counts = dict(Status.objects.of_paragraphs().outdated().values_list("language").annotate(count=Count("pk")))
     return [(code, languages.name(code), counts.get(code, 0)) for code in languages.CODES if code != SOURCE]
 
 

@@ -17,12 +17,15 @@ from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
+from ipgsite.terms.models import Term
 
 from .models import Change
 from .permissions import can_edit_structure, require_structure, require_translate
 
 MAX_LENGTH = 20_000
-TEXT_FIELD = {Paragraph: "text", Note: "body"}
+TEXT_FIELD = {Paragraph: "text", Note: "body", Term: "name"}
+# A term's translated fields: its name, and its other forms one per line.
+TERM_FIELDS = ("name", "variants", "inflections")
 
 
 class ContentFiles:
@@ -78,6 +81,7 @@ class Edit:
     after: str
     action: str = Change.Action.EDIT
     minor: bool = False
+    field: str = ""  # a term's field ("name", "variants", "inflections"); "" for a paragraph's text or a note's body
 
 
 @dataclass
@@ -87,6 +91,7 @@ class Batch:
     by: object
     edits: list = field(default_factory=list)
     names_changed: bool = False  # a title, number or alias: any text may mention a section differently now
+    terms_changed: bool = False  # a term added, deleted or changed: any text may use the terms differently now
     structure_changed: bool = False  # sections, paragraphs, parts, order, notes added or deleted
     everything: bool = False  # a load from content files: derive everything again
     touched_paragraph_ids: set = field(default_factory=set)  # paragraphs whose key, part or order changed
@@ -99,8 +104,12 @@ class Batch:
     def note_ids(self):
         return {e.obj.pk for e in self.edits if isinstance(e.obj, Note)}
 
+    @property
+    def term_ids(self):
+        return {e.obj.pk for e in self.edits if isinstance(e.obj, Term)}
+
     def __bool__(self):
-        return bool(self.edits) or self.names_changed or self.structure_changed or self.everything
+        return bool(self.edits) or self.names_changed or self.terms_changed or self.structure_changed or self.everything
 
 
 _batch = contextvars.ContextVar("batch", default=None)
@@ -158,6 +167,19 @@ def _user(by):
     return None if by is CONTENT_FILES else by
 
 
+def clean_form(text, field):
+    """A term's name (one line, at most its column's length) or its forms (one per line, each once)."""
+    text = clean_text(text)
+    if field == "name":
+        if "\n" in text:
+            raise ValidationError(_("A term's name is one line; put other forms under its variants."))
+        limit = Term._meta.get_field("name").max_length
+        if len(text) > limit:
+            raise ValidationError(_("A term's name has at most %(max)d characters.") % {"max": limit})
+        return text
+    return "\n".join(dict.fromkeys(line.strip() for line in text.split("\n") if line.strip()))
+
+
 def clean_text(text):
     """What a textarea sends, as stored: LF line ends, no surrounding blank space, no NUL, not too long."""
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -190,25 +212,25 @@ def parse_revision(value):
 # History
 
 
-def text_in(obj, code):
-    """A paragraph's text or a note's body in one language, '' where it is missing."""
-    return languages.translated(obj, TEXT_FIELD[type(obj)], code)
+def text_in(obj, code, field=None):
+    """A paragraph's text, a note's body or a term's name (or `field`) in one language, '' where it is missing."""
+    return languages.translated(obj, field or TEXT_FIELD[type(obj)], code)
 
 
-def text_column(obj_or_model, code):
+def text_column(obj_or_model, code, field=None):
     model = obj_or_model if isinstance(obj_or_model, type) else type(obj_or_model)
-    return languages.column(TEXT_FIELD[model], code)
+    return languages.column(field or TEXT_FIELD[model], code)
 
 
-def changed_since(obj, code, revision):
+def changed_since(obj, code, revision, field=None):
     """The changes to this text made after `revision`, oldest first."""
-    return Change.objects.of_text(obj, code).after_revision(revision).order_by("revision", "pk")
+    return Change.objects.of_text(obj, code, field).after_revision(revision).order_by("revision", "pk")
 
 
-def text_at(obj, code, revision):
+def text_at(obj, code, revision, field=None):
     """The text as it was at `revision`: what an editor who opened it then was looking at."""
-    first = changed_since(obj, code, revision).first()
-    return first.before if first else text_in(obj, code)
+    first = changed_since(obj, code, revision, field).first()
+    return first.before if first else text_in(obj, code, field)
 
 
 def note_data(note):
@@ -221,12 +243,13 @@ def note_data(note):
 
 
 def _record(obj, edit, by, reverting):
-    paragraph_id = obj.paragraph_id if isinstance(obj, Note) else obj.pk
+    paragraph_id = obj.paragraph_id if isinstance(obj, Note) else None if isinstance(obj, Term) else obj.pk
     Change.objects.create(
         paragraph_id=paragraph_id,
         note=obj if isinstance(obj, Note) and edit.action != Change.Action.DELETE else None,
+        term=obj if isinstance(obj, Term) else None,
         action=edit.action,
-        field=TEXT_FIELD[type(obj)],
+        field=edit.field or TEXT_FIELD[type(obj)],
         language=edit.language,
         before=edit.before,
         after=edit.after,
@@ -241,21 +264,29 @@ def _record(obj, edit, by, reverting):
 # Writing text
 
 
-def check_text(obj, code, text, by, base_revision, minor=False):
+def check_text(obj, code, text, by, base_revision, minor=False, field=None):
     """The text as it would be stored, or None if there is nothing to save; raises what `write_text` would.
 
     Without a lock: forms call it to show errors and conflicts; `write_text` calls it again under the lock.
+    A term's `field` is its name (the default), its variants or its inflections.
     """
     _require_language(_writer(by), code)
     check_minor(by, code, minor)
-    text = clean_text(text)
+    if isinstance(obj, Term):
+        field = field or "name"
+        if field not in TERM_FIELDS:
+            raise ValueError(f"A term has no field {field!r}.")
+        text = clean_form(text, field)
+    else:
+        field = None
+        text = clean_text(text)
     if base_revision is None:
         raise ValidationError(_("The form does not say which version you started from; reload the page and try again."))
-    theirs = text_in(obj, code)
+    theirs = text_in(obj, code, field)
     if text == theirs:
         return None
     if base_revision is not LATEST and base_revision < obj.revision:
-        since = list(changed_since(obj, code, base_revision))
+        since = list(changed_since(obj, code, base_revision, field))
         if since:
             if text == since[0].before:
                 return None  # left untouched while someone else changed it: theirs stands
@@ -263,24 +294,45 @@ def check_text(obj, code, text, by, base_revision, minor=False):
     return text
 
 
-def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=None):
-    """Save `text` as the `code` text of a paragraph or note that the writer opened at `base_revision`.
+def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=None, field=None):
+    """Save `text` as the `code` text of a paragraph or note (or the `code` name of a term, or its `field`) that
+    the writer opened at `base_revision`.
 
     Returns True if it saved, False if there was nothing to save. Raises PermissionDenied, ValidationError or
     Conflict; a conflict leaves the stored text as it is.
     """
+    field = (field or "name") if isinstance(obj, Term) else None
     with batch(by) as current:
         obj = type(obj).objects.select_for_update().get(pk=obj.pk)
-        text = check_text(obj, code, text, by, base_revision, minor)
+        text = check_text(obj, code, text, by, base_revision, minor, field=field)
         if text is None:
             return False
-        edit = Edit(obj=obj, language=code, before=text_in(obj, code), after=text, minor=check_minor(by, code, minor))
-        setattr(obj, text_column(obj, code), text or None)
+        if field == "name" and text:
+            _refuse_shared_form(obj, code, text)
+        edit = Edit(
+            obj=obj,
+            language=code,
+            before=text_in(obj, code, field),
+            after=text,
+            minor=check_minor(by, code, minor),
+            field=field or "",
+        )
+        setattr(obj, text_column(obj, code, field), text or None)
         obj.revision += 1
-        obj.save(update_fields=[text_column(obj, code), "revision"])
+        obj.save(update_fields=[text_column(obj, code, field), "revision"])
         _record(obj, edit, current.by, reverting)
         current.edits.append(edit)
     return True
+
+
+def _refuse_shared_form(term, code, name):
+    """Two terms never share a name in one language: a reader could not tell which one a text means."""
+    column = text_column(Term, code, "name")
+    other = Term.objects.exclude(pk=term.pk).filter(**{f"{column}__iexact": name}).first()
+    if other is not None:
+        raise ValidationError(
+            _("%(name)s is already the name of the term %(other)s.") % {"name": name, "other": other.key}
+        )
 
 
 # Notes
@@ -362,12 +414,15 @@ def _translated_columns(model):
 
 
 def save_structure(obj, values, *, by):
-    """Set fields of a section, chapter, alias or paragraph (not its text: see `write_text`) and save it.
+    """Set fields of a section, chapter, alias, paragraph or term (not its text or names: see `write_text`) and
+    save it.
 
     A translated field (a title) needs the right to its language; every other field needs an editor.
     """
     if isinstance(obj, Paragraph) and any(name.startswith("text") for name in values):
         raise ValueError("A paragraph's text changes through write_text.")
+    if isinstance(obj, Term) and any(name.startswith(TERM_FIELDS) for name in values):
+        raise ValueError("A term's names and forms change through write_text.")
     with batch(by) as current:
         stored = type(obj).objects.select_for_update().get(pk=obj.pk) if obj.pk else obj
         changed = {name: value for name, value in values.items() if obj.pk is None or getattr(stored, name) != value}
@@ -389,16 +444,18 @@ def save_structure(obj, values, *, by):
             current.names_changed = True
         if isinstance(stored, Paragraph):
             current.touched_paragraph_ids.add(stored.pk)
+        current.terms_changed |= isinstance(stored, Term)
         current.structure_changed = True
     return stored
 
 
 def delete(obj, *, by):
-    """Delete a section, chapter, alias or paragraph (with its notes): editors only. Notes: `delete_note`."""
+    """Delete a section, chapter, alias, paragraph (with its notes) or term: editors only. Notes: `delete_note`."""
     if isinstance(obj, Note):
         return delete_note(obj, by=by)
     with batch(by) as current:
         _require_structure(current.by)
         type(obj).objects.filter(pk=obj.pk).delete()
         current.names_changed |= isinstance(obj, (Section, Alias, Chapter))
+        current.terms_changed |= isinstance(obj, Term)
         current.structure_changed = True

@@ -6,12 +6,14 @@ from django.core.management.base import BaseCommand, CommandError
 from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, parse_section, read_content
 from ipgsite.releases.files import read_releases
+from ipgsite.terms.files import read_terms
 
 
 class Command(BaseCommand):
     help = (
         "Check the content files: per section, which paragraphs lack which language; unknown keys and "
-        "fields; notes that point nowhere. Exits non-zero on structural errors."
+        "fields; notes that point nowhere; terms with unknown keys, shared names or defining paragraphs that don't "
+        "exist. Exits non-zero on structural errors."
     )
 
     def add_arguments(self, parser):
@@ -28,6 +30,11 @@ class Command(BaseCommand):
         except ContentError as exc:
             errors.append(str(exc))
             sections = []
+        try:
+            terms = read_terms(directory, sections) if not errors else []
+        except ContentError as exc:
+            errors.append(str(exc))
+            terms = []
         # read_content stops at the first structural error; check every file for a full report.
         if errors:
             for path in sorted((directory / "sections").glob("*.toml")):
@@ -51,6 +58,14 @@ class Command(BaseCommand):
                     self.stdout.write(f"  {code}: missing entirely")
                 elif keys:
                     self.stdout.write(f"  {code}: missing {len(keys)}: {', '.join(keys)}")
+        if terms:
+            kinds = {}
+            for term in terms:
+                kinds[term.kind] = kinds.get(term.kind, 0) + 1
+            counts = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+            missing = {code: sum(1 for t in terms if code not in t.names) for code in languages.CODES}
+            gaps = ", ".join(f"{count} without a {code} name" for code, count in missing.items() if count)
+            self.stdout.write(f"terms: {len(terms)} ({counts})" + (f"; {gaps}" if gaps else ""))
         for error in errors:
             self.stderr.write(f"error: {error}")
         if errors:

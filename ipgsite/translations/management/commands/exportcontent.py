@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from ipgsite.ipg.contentfiles import dump_chapters, dump_section
 from ipgsite.ipg.sync import documents_from_database
 from ipgsite.releases.files import export_releases
+from ipgsite.terms import files as term_files
 
 from ...status import statuses_into_documents
 
@@ -35,6 +36,12 @@ class Command(BaseCommand):
             stale.unlink()
             changed += 1
         changed += export_releases(directory)
+        terms = term_files.documents_from_database()
+        if terms:
+            changed += _write(directory / term_files.FILENAME, term_files.dump_terms(terms))
+        elif (directory / term_files.FILENAME).exists():
+            (directory / term_files.FILENAME).unlink()
+            changed += 1
         self.stdout.write(f"Exported {len(sections)} sections to {directory}: {changed} files changed.")
 
 

@@ -6,6 +6,8 @@ from django.db import transaction
 
 from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.releases.files import load_releases, read_releases
+from ipgsite.terms.files import read_terms
+from ipgsite.terms.loading import load_terms
 
 from ...loading import load_documents
 from ...status import load_statuses
@@ -29,6 +31,7 @@ class Command(BaseCommand):
         try:
             chapters, sections = read_content(directory)
             read_releases(directory, section_docs=sections)
+            terms = read_terms(directory, sections)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         try:
@@ -36,10 +39,13 @@ class Command(BaseCommand):
                 stats, english_changed = load_documents(chapters, sections)
                 load_releases(directory, section_docs=sections)
                 load_statuses(sections, english_changed, content_dir=directory)
+                term_stats = load_terms(terms)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         with_text = sum(1 for s in sections if s.has_text())
         self.stdout.write(
             f"Loaded {len(chapters)} chapters and {len(sections)} sections ({with_text} with text) from {directory}: "
-            f"{stats['created']} rows created, {stats['updated']} updated, {stats['deleted']} deleted."
+            f"{stats['created']} rows created, {stats['updated']} updated, {stats['deleted']} deleted; "
+            f"{len(terms)} terms: {term_stats['created']} created, {term_stats['updated']} updated, "
+            f"{term_stats['deleted']} deleted."
         )

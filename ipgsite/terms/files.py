@@ -1,0 +1,223 @@
+"""content/terms.toml: the termbase, one `[[terms]]` table per term, in the order the glossary lists them by kind.
+
+    [[terms]]
+    key = "mulligan"
+    kind = "game-term"                  # infraction, game-term or card
+    defined_at = "2.4#definition-1"     # the paragraph that defines it, where the IPG has one
+    en = "mulligan"                     # its name in each language the texts name it in
+    zh-hans = "再调度"
+    ja = "マリガン"
+
+    [terms.variants]                    # other forms the texts attest: abbreviations, former names, inflections
+    en = ["mulligans"]
+
+    [terms.inflections]                 # grammatical forms of a name the texts need not contain
+    en = ["mulliganed"]
+
+    [terms.found]                       # where each name and variant was found: a seed's line, or section#key
+    "mulligan" = ["002:19", "2.4#definition-1"]
+
+A seed location is the seed file's number and a line (`002:19` is line 19 of tests/fixtures/seeds/002_….txt); a
+paragraph location is `section#key`, whose text in the name's language holds the name. The file is optional: a
+content directory without it has no terms. `dump_terms` writes one canonical text, so a load followed by an export
+reproduces the file byte for byte.
+"""
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.contentfiles import ContentError, _File, _kind, _load_toml, _toml_string
+from ipgsite.ipg.models import KEY_PATTERN
+
+from .models import Kind, Term
+
+FILENAME = "terms.toml"
+TERM_FIELDS = {"key", "kind", "defined_at", "variants", "inflections", "found", *languages.CODES}
+PARAGRAPH_LOCATION = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)")
+SEED_LOCATION = re.compile(r"(?P<seed>\d{3}):(?P<line>[1-9]\d*)")
+HEADER = "# The IPG's terms. Names and variants only as the source texts have them; `found` says where."
+MAX_NAME = Term._meta.get_field("name").max_length
+
+
+@dataclass
+class TermDoc:
+    key: str
+    kind: str
+    names: dict  # {code: name}
+    variants: dict = field(default_factory=dict)  # {code: [form]}
+    inflections: dict = field(default_factory=dict)  # {code: [form]}
+    defined_at: str = ""  # "2.3#definition-1"
+    found: dict = field(default_factory=dict)  # {form: [location]}
+    line: int | None = None
+
+    def forms(self):
+        """(language, form) for every name, variant and inflection."""
+        for code in languages.CODES:
+            if code in self.names:
+                yield code, self.names[code]
+            yield from ((code, form) for form in self.variants.get(code, []))
+            yield from ((code, form) for form in self.inflections.get(code, []))
+
+
+def _form(f, value, what, at):
+    f.string(value, what, at, MAX_NAME)
+    if value != value.strip() or "\n" in value or "\r" in value:
+        raise f.error(f"{what} must be one line without surrounding spaces", at)
+    return value
+
+
+def _forms_table(f, table, name, what, at):
+    table = f.table(table, f"{what}: [terms.{name}]", "a table of lists of forms by language", at)
+    f.fields(table, set(languages.CODES), f"{what}: [terms.{name}]", at)
+    forms = {}
+    for code in languages.CODES:
+        if code in table:
+            values = table[code]
+            if not isinstance(values, list) or not values:
+                raise f.error(f"{what}: {name}.{code} must be a non-empty list of strings", (*at, code))
+            forms[code] = [_form(f, v, f"{what}: a form in {name}.{code}", (*at, code)) for v in values]
+    return forms
+
+
+def parse_terms(path):
+    path = Path(path)
+    text, data = _load_toml(path)
+    f = _File(path, text)
+    f.fields(data, {"terms"}, FILENAME)
+    docs, seen = [], {}
+    for index, table in enumerate(f.tables(data.get("terms", []), "terms", "term", ("terms",))):
+        at = ("terms", index)
+        f.fields(table, TERM_FIELDS, "a term", at)
+        key = f.string(table.get("key"), "a term's key", (*at, "key"), Term._meta.get_field("key").max_length)
+        if not re.fullmatch(KEY_PATTERN, key):
+            raise f.error(f"term key {key!r} must be lowercase letters and digits joined by hyphens", (*at, "key"))
+        if key in seen:
+            raise f.error(f"duplicate term key {key!r} (first used at line {seen[key]})", (*at, "key"))
+        seen[key] = f.lines.of(*at)
+        what = f"term {key!r}"
+        kind = f.choice(table.get("kind"), Kind.values, f"{what}: ", "kind", (*at, "kind"))
+        names = {
+            code: _form(f, table[code], f"{what}: the {code} name", (*at, code))
+            for code in languages.CODES
+            if code in table
+        }
+        if not names:
+            raise f.error(f"{what} has no name in any language ({', '.join(languages.CODES)})", at)
+        defined_at = table.get("defined_at", "")
+        if defined_at != "" and (not isinstance(defined_at, str) or not PARAGRAPH_LOCATION.fullmatch(defined_at)):
+            raise f.error(
+                f'{what}: defined_at must be a paragraph like "2.3#definition-1", not {_kind(defined_at)}',
+                (*at, "defined_at"),
+            )
+        doc = TermDoc(key=key, kind=kind, names=names, defined_at=defined_at, line=seen[key])
+        doc.variants = _forms_table(f, table.get("variants", {}), "variants", what, (*at, "variants"))
+        doc.inflections = _forms_table(f, table.get("inflections", {}), "inflections", what, (*at, "inflections"))
+        forms = {}
+        for code, form in doc.forms():
+            if (code, form) in forms:
+                raise f.error(f"{what}: the {code} form {form!r} is listed twice", at)
+            forms[code, form] = True
+        found = f.table(
+            table.get("found", {}), f"{what}: [terms.found]", "a table of locations by form", (*at, "found")
+        )
+        known = {form for _code, form in doc.forms()}
+        for form, locations in found.items():
+            if form not in known:
+                raise f.error(f"{what}: found lists {form!r}, which is none of its names or variants", (*at, "found"))
+            if not isinstance(locations, list) or not locations or not all(isinstance(x, str) for x in locations):
+                raise f.error(f"{what}: found.{form!r} must be a non-empty list of locations", (*at, "found"))
+            for location in locations:
+                if not (SEED_LOCATION.fullmatch(location) or PARAGRAPH_LOCATION.fullmatch(location)):
+                    raise f.error(
+                        f"{what}: {location!r} is no location; write a seed line "
+                        '"000:5" or a paragraph "2.3#example-c"',
+                        (*at, "found"),
+                    )
+            doc.found[form] = list(locations)
+        docs.append(doc)
+    return docs
+
+
+def read_terms(directory, section_docs):
+    """The terms in a content directory ([] without terms.toml), checked against the sections and each other."""
+    path = Path(directory) / FILENAME
+    if not path.exists():
+        return []
+    docs = parse_terms(path)
+    paragraphs = {(s.number, p.key): p for s in section_docs for p in s.paragraphs}
+    owners = {}
+    for doc in docs:
+        if doc.defined_at:
+            number, key = doc.defined_at.split("#")
+            if (number, key) not in paragraphs:
+                raise ContentError(
+                    path, f"term {doc.key!r}: defined_at {doc.defined_at} is no paragraph in content/sections", doc.line
+                )
+        for form, locations in doc.found.items():
+            for location in locations:
+                match = PARAGRAPH_LOCATION.fullmatch(location)
+                if match and (match["number"], match["key"]) not in paragraphs:
+                    raise ContentError(
+                        path, f"term {doc.key!r}: found.{form!r} names {location}, which is no paragraph", doc.line
+                    )
+        for code, form in doc.forms():
+            other = owners.setdefault((code, form.casefold()), doc.key)
+            if other != doc.key:
+                raise ContentError(
+                    path, f"term {doc.key!r}: the {code} form {form!r} is also a form of term {other!r}", doc.line
+                )
+    return docs
+
+
+def _forms_block(header, forms):
+    if not forms:
+        return []
+    lines = ["", f"[terms.{header}]"]
+    for code in languages.CODES:
+        if forms.get(code):
+            lines.append(f"{code} = [{', '.join(_toml_string(v) for v in forms[code])}]")
+    return lines
+
+
+def dump_terms(docs):
+    lines = [HEADER]
+    for doc in docs:
+        lines += ["", "[[terms]]", f"key = {_toml_string(doc.key)}", f"kind = {_toml_string(doc.kind)}"]
+        if doc.defined_at:
+            lines.append(f"defined_at = {_toml_string(doc.defined_at)}")
+        lines += [f"{code} = {_toml_string(doc.names[code])}" for code in languages.CODES if code in doc.names]
+        lines += _forms_block("variants", doc.variants)
+        lines += _forms_block("inflections", doc.inflections)
+        if doc.found:
+            # In the order of the forms: the database (jsonb) does not keep the order of a table's keys.
+            order = list(dict.fromkeys(form for _code, form in doc.forms()))
+            lines += ["", "[terms.found]"]
+            lines += [
+                f"{_toml_string(form)} = [{', '.join(_toml_string(x) for x in doc.found[form])}]"
+                for form in sorted(
+                    doc.found, key=lambda form: (order.index(form) if form in order else len(order), form)
+                )
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def documents_from_database():
+    """The database's terms as documents, in the file's order."""
+    docs = []
+    for term in Term.objects.order_by("order", "key").select_related("defined_in__section"):
+        defined = term.defined_in
+        doc = TermDoc(
+            key=term.key,
+            kind=term.kind,
+            names={code: name for code in languages.CODES if (name := term.name_in(code))},
+            variants={code: forms for code in languages.CODES if (forms := term.variants_in(code))},
+            inflections={code: forms for code in languages.CODES if (forms := term.inflections_in(code))},
+            defined_at=f"{defined.section.number}#{defined.key}" if defined else "",
+        )
+        # Where a form no longer in the termbase (a name edited since) was found goes with it.
+        forms = {form for _code, form in doc.forms()}
+        doc.found = {form: list(places) for form, places in (term.found or {}).items() if form in forms}
+        docs.append(doc)
+    return docs

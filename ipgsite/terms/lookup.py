@@ -1,0 +1,121 @@
+"""The termbase as other apps read it: every term's forms, and the terms a text names.
+
+`vocabulary()` is cached per content version (`ipgsite.caching.versions`), so it is cheap to call per request and
+is read again from the database after any write of content.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from ipgsite.caching.versions import content_version
+from ipgsite.ipg import languages
+
+LATIN = re.compile(r"[A-Za-z0-9]")
+
+
+@dataclass(frozen=True)
+class TermForms:
+    key: str  # "mulligan"
+    kind: str  # "infraction" | "game-term" | "card"
+    names: dict  # language code ("en", "zh-hans", "ja") -> name; absent where missing
+    variants: dict  # language code -> other forms (inflections, abbreviations, former names)
+    defined_at: str | None  # "2.3#definition-1"
+
+    def forms(self):
+        """(language, form) for every name and variant."""
+        for code in languages.CODES:
+            if code in self.names:
+                yield code, self.names[code]
+            for form in self.variants.get(code, ()):
+                yield code, form
+
+
+def form_pattern(form):
+    """A form as a regular expression: CJK as a substring, Latin on word boundaries; any run of spaces matches."""
+    pattern = r"\s+".join(re.escape(word) for word in form.split())
+    if LATIN.match(form[0]):
+        pattern = r"(?<![A-Za-z0-9])" + pattern
+    if LATIN.match(form[-1]):
+        pattern += r"(?![A-Za-z0-9])"
+    return pattern
+
+
+class Matcher:
+    """Finds the terms in a text: the longest form wins where forms overlap ("再调度失误" over "再调度")."""
+
+    def __init__(self, terms):
+        self.owner = {}
+        for term in terms:
+            for _code, form in term.forms():
+                self.owner.setdefault(form.casefold(), term)
+        forms = sorted({form for term in terms for _code, form in term.forms()}, key=lambda f: (-len(f), f))
+        self.regex = re.compile("|".join(form_pattern(f) for f in forms), re.IGNORECASE) if forms else None
+
+    def finditer(self, text):
+        """(start, end, words, TermForms) for each occurrence, in order."""
+        if self.regex is None:
+            return
+        for match in self.regex.finditer(text):
+            term = self.owner.get(" ".join(match.group().split()).casefold())
+            if term is not None:
+                yield match.start(), match.end(), match.group(), term
+
+
+def _read_terms():
+    from .models import Term
+
+    terms = []
+    for term in Term.objects.in_glossary_order().select_related("defined_in__section"):
+        names = {code: name for code in languages.CODES if (name := term.name_in(code))}
+        variants = {}
+        for code in languages.CODES:
+            forms = tuple(dict.fromkeys(term.variants_in(code) + term.inflections_in(code)))
+            if forms:
+                variants[code] = forms
+        defined = term.defined_in
+        terms.append(
+            TermForms(
+                key=term.key,
+                kind=term.kind,
+                names=names,
+                variants=variants,
+                defined_at=f"{defined.section.number}#{defined.key}" if defined else None,
+            )
+        )
+    return tuple(terms)
+
+
+_cache = {}
+
+
+def _current():
+    version = content_version()
+    if version in _cache:
+        return _cache[version]
+    terms = _read_terms()
+    current = (terms, Matcher(terms))
+    if not transaction.get_connection().in_atomic_block:
+        # Inside a transaction the rows may yet be rolled back, and the version with them: not worth keeping.
+        _cache.clear()
+        _cache[version] = current
+    return current
+
+
+def vocabulary() -> tuple[TermForms, ...]:
+    """Every term, cheap to call per request (cached, invalidated when content changes)."""
+    return _current()[0]
+
+
+def matcher():
+    return _current()[1]
+
+
+def terms_in(text: str) -> list[TermForms]:
+    """The terms whose name or variant occurs in `text`: CJK as substrings, Latin on word boundaries,
+    case-insensitive."""
+    found = {}
+    for _start, _end, _words, term in matcher().finditer(text or ""):
+        found.setdefault(term.key, term)
+    return list(found.values())

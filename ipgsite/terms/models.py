@@ -1,0 +1,115 @@
+"""The IPG's termbase: infraction names, game terms and card names in each language, and where the text uses them."""
+
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import KEY_PATTERN, Note, Paragraph
+
+term_key_validator = RegexValidator(
+    KEY_PATTERN, _("A term's key is lowercase letters and digits joined by hyphens, e.g. hidden-card-error.")
+)
+
+
+class Kind(models.TextChoices):
+    INFRACTION = "infraction", _("Infractions")
+    GAME_TERM = "game-term", _("Game terms")
+    CARD = "card", _("Cards")
+
+
+class TermQuerySet(models.QuerySet):
+    def in_glossary_order(self):
+        """By kind (infractions, game terms, cards), then in the order content/terms.toml lists them."""
+        kinds = models.Case(*(models.When(kind=k, then=i) for i, k in enumerate(Kind.values)))
+        return self.order_by(kinds, "order", "key")
+
+
+class Term(models.Model):
+    """One concept of the IPG, named in each language where the texts name it.
+
+    `name`, `variants` and `inflections` have a column per language (django-modeltranslation). Variants are other
+    forms the texts attest (abbreviations, former names, inflected forms), one per line; inflections are grammatical
+    forms of a name that the texts need not contain (drew for draw). Names change only through
+    `translations.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
+    """
+
+    key = models.CharField(max_length=64, unique=True, validators=[term_key_validator])
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    order = models.PositiveIntegerField(default=0)
+    name = models.CharField(max_length=200, blank=True)
+    variants = models.TextField(blank=True, help_text=_("Other forms of the name in the texts, one per line."))
+    inflections = models.TextField(
+        blank=True, help_text=_("Grammatical forms of the name the texts need not contain, one per line.")
+    )
+    defined_in = models.ForeignKey(
+        Paragraph,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="defined_terms",
+        help_text=_("The paragraph that defines it, where the IPG has one: its text is the term's definition."),
+    )
+    found = models.JSONField(
+        default=dict, blank=True, help_text=_("Where each name and variant was found: {name: [locations]}.")
+    )
+    revision = models.PositiveIntegerField(default=0, editable=False)
+
+    objects = TermQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["order", "key"]
+
+    def __str__(self):
+        return self.name_en or self.key
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return f"{reverse('terms:glossary')}#{self.key}"
+
+    def name_in(self, code):
+        return languages.translated(self, "name", code)
+
+    def variants_in(self, code):
+        return forms_of(languages.translated(self, "variants", code))
+
+    def inflections_in(self, code):
+        return forms_of(languages.translated(self, "inflections", code))
+
+
+def forms_of(text):
+    """The forms listed one per line in a variants or inflections field."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+class OccurrenceQuerySet(models.QuerySet):
+    def of_term(self, term):
+        return self.filter(term=term)
+
+    def in_text_of(self, paragraph):
+        return self.filter(paragraph=paragraph, note__isnull=True)
+
+
+class Occurrence(models.Model):
+    """A term found in one language of a paragraph's text or of a note on it, by one of its names or variants.
+
+    `start` and `end` locate it in the text of the rendered paragraph (crosslinks.text), as links do.
+    """
+
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences")
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="term_occurrences")
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="term_occurrences")
+    language = models.CharField(max_length=10, choices=languages.CHOICES)
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    text = models.CharField(max_length=300)
+
+    objects = OccurrenceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
+        indexes = [models.Index(fields=["term", "paragraph"])]
+
+    def __str__(self):
+        return f"{self.paragraph} ({self.language}): {self.text!r} → {self.term.key}"

@@ -1,0 +1,79 @@
+"""Storing where the text uses each term (`Occurrence` rows), and keeping them current: found the way cross-links are,
+in the text of the rendered paragraph, never on a request."""
+
+from django.db import transaction
+
+from ipgsite.crosslinks.text import pieces
+from ipgsite.ipg import languages
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Note, Paragraph
+
+from . import lookup
+from .models import Occurrence, Term
+
+
+def _matcher():
+    # Read from the database in this transaction: the cached vocabulary may not have these writes yet.
+    return lookup.Matcher(lookup._read_terms())
+
+
+def occurrences_of(obj, field, paragraph, matcher, terms, note=None):
+    """Unsaved occurrences in each language of a paragraph's text or a note's body."""
+    found = []
+    for code, value in languages.translations(obj, field).items():
+        for piece in pieces(render_markdown(value)):
+            if not piece.linkable:
+                continue
+            for start, end, words, term in matcher.finditer(piece.text):
+                found.append(
+                    Occurrence(
+                        term_id=terms[term.key],
+                        paragraph=paragraph,
+                        note=note,
+                        language=code,
+                        start=piece.offset + start,
+                        end=piece.offset + end,
+                        text=words[:300],
+                    )
+                )
+    return found
+
+
+def _find(paragraphs, notes):
+    matcher = _matcher()
+    terms = dict(Term.objects.values_list("key", "pk"))
+    found = []
+    for paragraph in paragraphs:
+        found += occurrences_of(paragraph, "text", paragraph, matcher, terms)
+    for note in notes:
+        found += occurrences_of(note, "body", note.paragraph, matcher, terms, note=note)
+    return found
+
+
+@transaction.atomic
+def rebuild_occurrences():
+    """Find every term again in every paragraph and note: after a load, or when a term changes."""
+    Occurrence.objects.all().delete()
+    found = _find(Paragraph.objects.all(), Note.objects.select_related("paragraph"))
+    Occurrence.objects.bulk_create(found, batch_size=500)
+    return len(found)
+
+
+@transaction.atomic
+def refind(paragraph_ids=(), note_ids=()):
+    """Find the terms again in these paragraphs' own text and in these notes."""
+    Occurrence.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
+    Occurrence.objects.filter(note_id__in=note_ids).delete()
+    found = _find(
+        Paragraph.objects.filter(pk__in=paragraph_ids), Note.objects.filter(pk__in=note_ids).select_related("paragraph")
+    )
+    Occurrence.objects.bulk_create(found)
+
+
+def follow(batch):
+    """Occurrences follow a batch of writes (ipgsite.derived): all of them when terms changed, else the edited
+    texts'."""
+    if batch.everything or batch.terms_changed or batch.term_ids:
+        rebuild_occurrences()
+    elif batch.paragraph_ids or batch.note_ids:
+        refind(batch.paragraph_ids, batch.note_ids)
