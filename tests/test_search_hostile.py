@@ -152,7 +152,7 @@ def test_undecodable_bytes_get_a_normal_page(client, ipg, raw):
 def test_lone_surrogates_reaching_the_search_itself_are_dropped(ipg):
     query = Query.parse("\ud800Dark\udfff Confidant\ud83d")
     assert query.text == "Dark Confidant"
-    assert find(query, "en").total == 2
+    assert find(query, "en").total == find(Query.parse("Dark Confidant"), "en").total > 0
 
 
 def test_an_overlong_query_is_cut_with_a_notice(client, ipg):

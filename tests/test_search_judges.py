@@ -28,12 +28,13 @@ def hrefs(html):
     return [href for href, _lang in found(html)]
 
 
-def marks(html, href):
-    """The marked words of the result that links to `href`."""
+def marks(html, href, lang="en"):
+    """The marked words of the result in `lang` that links to `href`."""
     for result in html.find_all("li", class_="result"):
-        if result.find("p", class_="result-where").find("a").attrs["href"] == href:
-            return [m.text() for m in result.find_all("mark")]
-    raise AssertionError(f"no result links to {href}")
+        snippet = result.find("p", class_="snippet")
+        if result.find("p", class_="result-where").find("a").attrs["href"] == href and snippet.attrs["lang"] == lang:
+            return [m.text() for m in snippet.find_all("mark")]
+    raise AssertionError(f"no result in {lang} links to {href}")
 
 
 def suggestions(html):
@@ -63,6 +64,15 @@ def test_an_inflected_query_finds_the_other_forms_of_its_words(client, ipg, quer
     assert marks(html, f"/en/ipg/{target}") == marked
 
 
+def test_irregular_forms_come_from_the_termbase(client, ipg):
+    # "drew" is a variant of the term "draw" (content/terms.toml); no stemmer makes "draw" of it.
+    html = page(client, "drew four cards")
+    assert ("/en/ipg/2.3/#example-a", "en") in found(html)
+    assert marks(html, "/en/ipg/2.3/#example-a") == ["draws four cards"]
+    # A word that is no term's form is stemmed, not guessed at.
+    assert hrefs(page(client, "drewx four cards")) == []
+
+
 def test_inflected_words_still_must_all_match(client, ipg):
     both = hrefs(page(client, "scried mulligans"))
     assert "/en/ipg/2.4/#example-c" in both  # "keeps her hand, scries, then mulligans again"
@@ -75,6 +85,50 @@ def test_stems_match_whole_words_only(client, ipg):
     assert "/en/ipg/2.3/#remedy-1" in hrefs(page(client, "discarding"))
     assert "/en/ipg/2.3/#example-b" not in hrefs(page(client, "discarding"))
     assert hrefs(page(client, "scrim")) == []
+
+
+# Across languages: a query naming a term finds the term's names in every language
+
+
+@pytest.mark.parametrize(
+    "query, language, target, marked",
+    [
+        ("scry", "ja", "2.3/#example-b", ["占術", "占術"]),
+        ("scried", "ja", "2.3/#example-b", ["占術", "占術"]),
+        ("scry", "zh-hans", "2.3/#example-b", ["占卜", "占卜"]),
+        ("Dark Confidant", "ja", "2.3/#example-c", ["闇の腹心"]),
+        ("Dark Confidant", "zh-hans", "2.3/#example-c", ["黑暗亲信", "Dark Confidant"]),
+        ("黑暗親信", "ja", "2.3/#example-c", ["闇の腹心"]),  # traditional characters, to Japanese
+        ("mulligan", "zh-hans", "2.4/#example-d", ["再调度", "再调度", "再调度"]),
+        ("mulliganed", "zh-hans", "2.4/#example-d", ["再调度", "再调度", "再调度"]),
+        ("占術", "en", "2.3/#example-b", ["scries", "scried"]),
+        ("マリガン", "en", "2.4/#example-d", ["mulligan"] * 3),
+        ("Brainstorm", "ja", "2.3/#philosophy-3", ["渦まく知識"]),
+        ("library", "ja", "2.3/#remedy-5", ["ライブラリー"]),
+    ],
+)
+def test_a_term_finds_its_names_in_every_language(client, ipg, query, language, target, marked):
+    html = page(client, query, language=language)
+    assert {lang for _href, lang in found(html)} == {"zh-Hans" if language == "zh-hans" else language}
+    lang = "zh-Hans" if language == "zh-hans" else language
+    assert (f"/en/ipg/{target}", lang) in found(html)
+    assert set(marks(html, f"/en/ipg/{target}", lang)) == set(marked)
+
+
+@pytest.mark.parametrize("reader, lang", [("en", "en"), ("zh-hans", "zh-Hans"), ("ja", "ja")])
+def test_the_readers_language_comes_first(client, ipg, reader, lang):
+    html = page(client, "scry", reader=reader)
+    assert {found_lang for _href, found_lang in found(html)} == {"en", "zh-Hans", "ja"}
+    for group in html.find_all("section", class_="result-group"):
+        languages = [snippet.attrs["lang"] for snippet in group.find_all("p", class_="snippet")]
+        assert languages == sorted(languages, key=lambda found_lang: found_lang != lang), languages
+    assert found(html)[0][1] == lang
+
+
+def test_words_that_name_no_term_stay_in_their_language(client, ipg):
+    assert {lang for _href, lang in found(page(client, "four cards"))} == {"en"}
+    # Two words that are a name together are that name: "dark" alone is no term.
+    assert {lang for _href, lang in found(page(client, "Dark"))} == {"en", "zh-Hans"}
 
 
 # Traditional Chinese: the query is converted (OpenCC), the text never is
@@ -92,7 +146,7 @@ def test_stems_match_whole_words_only(client, ipg):
 def test_traditional_characters_find_the_simplified_text(client, ipg, traditional, simplified, target):
     html = page(client, traditional)
     assert (f"/en/ipg/{target}", "zh-Hans") in found(html)
-    assert simplified in marks(html, f"/en/ipg/{target}")
+    assert simplified in marks(html, f"/en/ipg/{target}", "zh-Hans")
     # The same results and sections as the simplified query, in the same order.
     same = page(client, simplified)
     assert found(html) == found(same)
@@ -135,7 +189,7 @@ def test_japanese_kanji_are_not_taken_for_traditional_chinese(client, ipg):
     # 闇 is also a traditional character (simplified 暗): a Japanese query keeps it, and finds the Japanese text.
     html = page(client, "闇の腹心")
     assert ("/en/ipg/2.3/#example-c", "ja") in found(html)
-    assert "闇の腹心" in marks(html, "/en/ipg/2.3/#example-c")
+    assert "闇の腹心" in marks(html, "/en/ipg/2.3/#example-c", "ja")
 
 
 # Near misses: "Did you mean", as links
@@ -148,6 +202,12 @@ def test_japanese_kanji_are_not_taken_for_traditional_chinese(client, ipg):
         ("Hiden Card Eror", "Hidden Card Error", "en"),
         ("Markd Cards", "Marked Cards", "en"),
         ("非公開カードに関する誤リ", "非公開カードに関する誤り", "ja"),
+        # The termbase's names and variants, in any language; a variant suggests its term's name.
+        ("scyr", "scry", "en"),
+        ("Brainstrom", "Brainstorm", "en"),
+        ("Dark Confidnt", "Dark Confidant", "en"),
+        ("闇の腹芯", "闇の腹心", "ja"),
+        ("mulliagn", "mulligan", "en"),
     ],
 )
 def test_a_near_miss_offers_what_it_nearly_spells(client, ipg, query, suggestion, lang):
@@ -171,7 +231,9 @@ def test_a_word_that_finds_nothing_is_corrected_in_its_query(client, ipg):
     assert "mulligan procedure" in [text for text, _href, _lang in offered]
 
 
-@pytest.mark.parametrize("query", ["mulligan", "Hidden Card", "scries", "手札", "xq", "zzzzzzzzzzzz"])
+@pytest.mark.parametrize(
+    "query", ["mulligan", "mulligans", "Hidden Card", "scries", "scryed", "手札", "xq", "zzzzzzzzzzzz"]
+)
 def test_no_suggestion_for_a_query_spelled_right_or_too_far_from_any_name(client, ipg, query):
     assert suggestions(page(client, query)) == []
 

@@ -9,6 +9,7 @@ from django.db import connection
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Section
+from ipgsite.terms.lookup import vocabulary
 
 from . import backends
 from .expanding import expand, simplified
@@ -48,7 +49,21 @@ def _folded_names(sections, aliases):
         names.setdefault(section_id, set()).add(_name_key(name))
         spellings.setdefault(_name_key(name), (name, code))
     joined = {pk: "\n".join(keys) for pk, keys in names.items()}  # a quick first test: is each term in some name?
-    return numbers, names, joined, Spellings(spellings)
+    return numbers, names, joined, spellings
+
+
+_spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
+
+
+def spellings_of(section_spellings, terms):
+    """Names to suggest: the sections', then the termbase's names and variants."""
+    if _spellings[0] is not section_spellings or _spellings[1] is not terms:
+        combined = dict(section_spellings)
+        for term in terms:
+            for code, form in term.forms():  # a variant ("mulligans") suggests its term's name ("mulligan")
+                combined.setdefault(_name_key(form), (term.names.get(code, form), code))
+        _spellings[:] = [section_spellings, terms, Spellings(combined)]
+    return _spellings[2]
 
 
 class SectionNames:
@@ -62,7 +77,7 @@ class SectionNames:
             sections = tuple(cursor.fetchall())
             cursor.execute(f"SELECT section_id, name, language FROM {Alias._meta.db_table} ORDER BY id")
             aliases = tuple(cursor.fetchall())
-        self.numbers, self.names, self.joined, self.spellings = _folded_names(sections, aliases)
+        self.numbers, self.names, self.joined, self.section_spellings = _folded_names(sections, aliases)
 
     def named_by(self, text):
         """The section that `text` is the number or the name of, if any; in traditional Chinese characters too."""
@@ -95,11 +110,13 @@ class SectionNames:
         return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
 
 
-def _finds(query, page_language, by_like=False):
+def _finds(query, termbase, page_language, by_like=False):
     """Whether a single folded term, alone, finds anything."""
 
     def finds(term):
-        search = backends.search_for(expand([term]), query.languages, query.kinds, page_language, by_like=by_like)
+        search = backends.search_for(
+            expand([term], termbase), query.languages, query.kinds, page_language, by_like=by_like
+        )
         return search.count() > 0
 
     return finds
@@ -163,7 +180,8 @@ class Results:
 def find(query, page_language, names=None, by_like=False):
     """The entries that contain every term of the query, one page of them, grouped by section in rank order."""
     names = names or SectionNames()
-    terms = expand(query.terms)
+    termbase = vocabulary()
+    terms = expand(query.terms, termbase)
     results = Results(page=query.page, sections=names.containing(terms))
     if not query.terms:
         return results
@@ -172,8 +190,9 @@ def find(query, page_language, names=None, by_like=False):
     stems = {stem for term in terms for phrase in term.stems for stem in phrase.split()}
     results.total, ids = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     found_nothing = not results.total and not results.sections
-    finds = _finds(query, page_language, by_like)
-    results.suggestions = did_you_mean(query, names.spellings, found_nothing, finds=finds)
+    finds = _finds(query, termbase, page_language, by_like)
+    spellings = spellings_of(names.section_spellings, termbase)
+    results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
     fields = ["id", "section_id", "note_id", "language", "kind", "text", "folded", "paragraph__key"]
     entries = {row["id"]: row for row in Entry.objects.filter(pk__in=ids).values(*fields)}
     sections = Section.objects.in_bulk({row["section_id"] for row in entries.values()})

@@ -78,6 +78,8 @@ def snippet(text, terms, language, folded=None, stems=()):
     out = [ELLIPSIS] if start > 0 else []
     cursor = start
     for span_start, span_end in spans:
+        if span_start < end < span_end:  # a match the window would cut: end before it
+            end = max(span_start, cursor)
         span_start, span_end = max(span_start, start), min(span_end, end)
         if span_start >= span_end or span_start < cursor:
             continue

@@ -14,7 +14,7 @@ from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 
 from .folding import fold
-from .stemming import words
+from .stemming import stem_phrase, words
 
 MAX_SUGGESTIONS = 3
 
@@ -50,6 +50,11 @@ class Spellings:
                     known.setdefault(word, code)
         self.words = known
         self.word_keys = list(known)
+        self.stems = {phrase for key in self.keys if (phrase := stem_phrase(key))}
+
+    def knows(self, key):
+        """Whether `key` is a name, or another form of one ("mulligans" of "mulligan")."""
+        return key in self.spellings or stem_phrase(key) in self.stems
 
     def near(self, key, choices):
         allowed = allowed_distance(key)
@@ -65,11 +70,15 @@ def did_you_mean(query, spellings, found_nothing, finds):
     if not query.text:
         return []
     key = _key(query.text)
-    suggestions = [Suggestion(*spellings.spellings[choice]) for choice in spellings.near(key, spellings.keys)]
+    suggestions = []
+    if not spellings.knows(key):
+        suggestions += [Suggestion(*spellings.spellings[choice]) for choice in spellings.near(key, spellings.keys)]
     if found_nothing and query.terms:
         corrected, changed = [], False
         for term in query.terms:
-            near = spellings.near(term, spellings.word_keys) if words(term) == [term] else []
+            near = (
+                spellings.near(term, spellings.word_keys) if words(term) == [term] and not spellings.knows(term) else []
+            )
             if near and not finds(term):
                 corrected.append(near[0])
                 changed = True
