@@ -29,8 +29,9 @@ QUERIES = {
     "CJK, 2 characters": ["占卜", "手札", "警告", "誘発", "公开"],
     "CJK, 3+ characters": ["闇の腹心", "黑暗亲信", "非公開カード", "再调度", "ライブラリー"],
     "English": ["Dark Confidant", "mulligan", "library", "scry", "hidden card"],
-    "English, inflected": ["scried", "mulligans", "mulliganed", "scry two cards", "shuffling"],
+    "English, inflected": ["scried", "mulliganed", "drew four cards", "scry two cards", "shuffling"],
     "traditional Chinese": ["黑暗親信", "額外看牌", "再調度", "非公開牌張", "誘發"],
+    "across languages": ["scry", "Dark Confidant", "マリガン", "library", ("scry", ["ja"])],
     "near misses": ["mulligna", "Hiden Card Eror", "Markd Cards", "mulligna procedure", "librery"],
 }
 BENCH_DATABASE = f"ipg_bench_search_{os.getpid()}"  # its own, so that two runs on one server don't collide
@@ -116,7 +117,8 @@ def measure(queries, repeat, by_like):
 
     samples, found = [], 0
     for text in queries:
-        query = Query.parse(text)
+        text, languages = text if isinstance(text, tuple) else (text, ())
+        query = Query.parse(text, languages)
         find(query, "en", names=SectionNames(), by_like=by_like)  # warm-up
         for _ in range(repeat):
             started = time.perf_counter()

@@ -1,8 +1,13 @@
 """Search as judges type: inflected English, traditional Chinese characters, near misses. Each query with the
 section and paragraph it must find (run on SQLite, and on PostgreSQL with DATABASE_URL)."""
 
-import pytest
+from io import StringIO
 
+import pytest
+from django.core.management import call_command
+
+from edits import write
+from ipgsite.search.models import Entry
 from pages import parse
 
 
@@ -131,6 +136,25 @@ def test_words_that_name_no_term_stay_in_their_language(client, ipg):
     assert {lang for _href, lang in found(page(client, "Dark"))} == {"en", "zh-Hans"}
 
 
+@pytest.mark.parametrize(
+    "query, reader, also",
+    [
+        ("scry", "en", [("占卜", "zh-Hans"), ("占術", "ja")]),
+        ("scried", "ja", [("scry", "en"), ("占卜", "zh-Hans"), ("占術", "ja")]),
+        ("黑暗親信", "zh-hans", [("黑暗亲信", "zh-Hans"), ("Dark Confidant", "en"), ("闇の腹心", "ja")]),
+        ("再調度", "en", [("再调度", "zh-Hans"), ("mulligan", "en"), ("マリガン", "ja")]),
+    ],
+)
+def test_the_page_says_what_else_it_searched_for(client, ipg, query, reader, also):
+    line = page(client, query, reader).find("p", class_="also-searched")
+    assert [(span.text(), span.attrs["lang"]) for span in line.find_all("span")] == also
+
+
+def test_nothing_else_is_named_for_a_plain_query(client, ipg):
+    assert page(client, "four cards").find("p", class_="also-searched") is None
+    assert page(client, "闇の腹心").find("p", class_="also-searched").text().count("闇の腹心") == 0
+
+
 # Traditional Chinese: the query is converted (OpenCC), the text never is
 
 
@@ -232,7 +256,7 @@ def test_a_word_that_finds_nothing_is_corrected_in_its_query(client, ipg):
 
 
 @pytest.mark.parametrize(
-    "query", ["mulligan", "mulligans", "Hidden Card", "scries", "scryed", "手札", "xq", "zzzzzzzzzzzz"]
+    "query", ["mulligan", "mulligans", "Hidden Card", "scries", "scryed", "手札", "黑暗親信", "xq", "zzzzzzzzzzzz"]
 )
 def test_no_suggestion_for_a_query_spelled_right_or_too_far_from_any_name(client, ipg, query):
     assert suggestions(page(client, query)) == []
@@ -241,3 +265,30 @@ def test_no_suggestion_for_a_query_spelled_right_or_too_far_from_any_name(client
 def test_suggestions_are_translated(client, ipg):
     assert page(client, "mulligna", reader="ja").find("p", class_="did-you-mean").text().startswith("もしかして")
     assert page(client, "mulligna", reader="zh-hans").find("p", class_="did-you-mean").text().startswith("您是不是要找")
+
+
+# The index follows the text: stems too
+
+
+def test_an_edit_is_found_by_the_inflections_of_its_words(client, ipg):
+    write("2.4", "definition-2", "en", "A player shuffles the quokkas back.")
+    assert hrefs(page(client, "shuffling quokka")) == ["/en/ipg/2.4/#definition-2"]
+    assert hrefs(page(client, "intent to mulligan")) == []  # the old text is gone
+
+
+def test_rebuildsearch_indexes_the_stems_of_every_entry(client, ipg):
+    Entry.objects.all().delete()
+    call_command("rebuildsearch", stdout=StringIO())
+    entry = Entry.objects.get(paragraph__section__number="2.3", paragraph__key="example-b", language="en", note=None)
+    assert entry.stems == " a player scri two card when they should onli have scri one "
+    # "casts" is no term: its stem finds "casting".
+    assert ("/en/ipg/2.3/#example-a", "en") in found(page(client, "casts Ancestral Recall"))
+
+
+def test_following_a_suggestion_on_a_phone_without_javascript(live_ipg, new_page):
+    browser_page = new_page(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    browser_page.goto(f"{live_ipg.url}/en/search/?q=mulligna")
+    browser_page.locator(".did-you-mean a").first.click()
+    browser_page.wait_for_url("**/en/search/?q=mulligan")
+    assert browser_page.locator(".result mark").first.inner_text().lower() == "mulligan"
+    assert browser_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

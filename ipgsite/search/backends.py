@@ -23,6 +23,7 @@ from django.db import connection, transaction
 
 from .expanding import Term
 from .folding import is_cjk
+from .stemming import stem_phrase
 
 TRIGRAM_TABLE = "search_entry_trigrams"
 GRAM_TABLE = "search_entry_grams"
@@ -32,7 +33,6 @@ LIKE = ("e.folded LIKE %s", "e.folded LIKE %s ESCAPE '\\'")  # SQLite's LIKE has
 STEMS_LIKE = ("e.stems LIKE %s", "e.stems LIKE %s ESCAPE '\\'")
 KIND_ORDER = "CASE e.kind WHEN 'text' THEN 0 WHEN 'example' THEN 1 ELSE 2 END"
 OWN_LANGUAGE = "CASE WHEN e.language = %s THEN 0 ELSE 1 END"
-RANKED_FORMS = 6  # forms of a term counted in its density: enough to rank, few enough to stay fast
 
 
 def fts_phrase(text):
@@ -51,11 +51,14 @@ def like_pattern(text):
     return "%" + connection.ops.prep_for_like_query(text) + "%"
 
 
-def _density(terms):
-    """SQL for the terms' occurrences per length of text, and its parameters."""
-    forms = [form for term in terms for form in term.forms[:RANKED_FORMS]]
-    occurrences = " + ".join("(LENGTH(e.folded) - LENGTH(REPLACE(e.folded, %s, ''))) / " + str(len(f)) for f in forms)
-    return f"({occurrences}) * 10000 / (LENGTH(e.folded) + 200)", forms
+def _density(terms, language):
+    """SQL for how much of the text the terms' forms make up, and its parameters: the characters that removing
+    every form takes away, for the length of the text."""
+    forms = [form for term in terms for form in term.ranked_forms(language)] or [""]
+    removed = "e.folded"
+    for _form in forms:
+        removed = f"REPLACE({removed}, %s, '')"
+    return f"(LENGTH(e.folded) - LENGTH({removed})) * 10000 / (LENGTH(e.folded) + 200)", forms
 
 
 class Search:
@@ -69,12 +72,14 @@ class Search:
         self.tables = ["search_entry e"]
         self.where, self.params = [], []
         if languages:
-            self.where.append(f"e.language IN ({', '.join(['%s'] * len(languages))})")
+            # Not `e.language IN`: the planner would read every entry in those languages through the index on
+            # (paragraph, language) rather than look the text up in the text indexes.
+            self.where.append(f"COALESCE(e.language, '') IN ({', '.join(['%s'] * len(languages))})")
             self.params += list(languages)
         if kinds:
             self.where.append(f"e.kind IN ({', '.join(['%s'] * len(kinds))})")
             self.params += list(kinds)
-        self.rank, self.rank_params = _density(self.terms)
+        self.rank, self.rank_params = _density(self.terms, page_language)
         self.descending = True
         self.look_up(self.terms)
 
@@ -94,6 +99,12 @@ class Search:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) {self._from_where()}", self.params)
             return cursor.fetchone()[0]
+
+    def any(self):
+        """Whether any entry matches."""
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 {self._from_where()} LIMIT 1", self.params)
+            return cursor.fetchone() is not None
 
     def page(self, offset, limit):
         """How many entries match, and the ids of those at [offset, offset + limit) in rank order: one query."""
@@ -149,16 +160,18 @@ class SQLiteSearch(Search):
             self._look_up_mixed(term)
 
     def _look_up_mixed(self, term):
-        """A term whose forms need different indexes: any of them, each where it can be found."""
-        conditions, params = [], []
+        """A term whose forms need different indexes: any of them, each where it can be found. The FTS tables'
+        answers are one list of ids, which the query can start from (an OR of two lists it could not)."""
+        selects, params = [], []
         long_forms = [f for f in term.forms if not is_short(f)]
         if long_forms or term.words:
-            conditions.append(f"e.id IN (SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH %s)")
+            selects.append(f"SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH %s")
             params.append(_trigram_match(Term(term.text, tuple(long_forms), term.words)))
         short_cjk = [f for f in term.forms if is_short_cjk(f)]
         if short_cjk:
-            conditions.append(f"e.id IN (SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s)")
+            selects.append(f"SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s")
             params.append(_gram_match(short_cjk))
+        conditions = [f"e.id IN ({' UNION '.join(selects)})"] if selects else []
         for form in term.forms:
             if is_short(form) and not is_short_cjk(form):
                 conditions.append(LIKE[True])
@@ -169,32 +182,48 @@ class SQLiteSearch(Search):
 
 class PostgresSearch(Search):
     def look_up(self, terms):
+        # A term's forms of 1 or 2 CJK characters, and its stem phrases, are each one tsquery of alternatives.
         self.indexed = False
         for term in terms:
             conditions, params = [], []
             for form in term.forms:
-                if is_short_cjk(form):
-                    conditions.append(GRAMS_WORDS)
-                    params.append(form)
-                else:  # LIKE on `folded` uses the pg_trgm index for 3+ characters
+                if not is_short(form):  # LIKE on `folded` uses the pg_trgm index for 3+ characters
                     conditions.append(LIKE[False])
                     params.append(like_pattern(form))
-            for phrase in term.words:  # PostgreSQL stems them itself
-                conditions.append(ENGLISH_WORDS)
-                params.append(phrase)
+            short_cjk = [f for f in term.forms if is_short_cjk(f)]
+            if short_cjk:
+                queries = " || ".join(["plainto_tsquery('simple', %s)"] * len(short_cjk))
+                conditions.append(f"e.grams_words @@ ({queries})")
+                params += short_cjk
+            words = list({stem_phrase(phrase): phrase for phrase in term.words}.values())
+            if words:  # PostgreSQL stems them itself, the same way
+                queries = " || ".join(["phraseto_tsquery('english', %s)"] * len(words))
+                conditions.append(f"e.english_words @@ ({queries})")
+                params += words
+            others = [f for f in term.forms if is_short(f) and not is_short_cjk(f)]
+            for form in others:
+                conditions.append(LIKE[False])
+                params.append(like_pattern(form))
             self.where.append(f"({' OR '.join(conditions)})")
             self.params += params
-            self.indexed = self.indexed or not any(is_short(f) and not is_short_cjk(f) for f in term.forms)
+            self.indexed = self.indexed or not others
 
-    def page(self, offset, limit):
+    def _with_indexes(self, run):
         if not self.indexed:
-            return super().page(offset, limit)
+            return run()
         # The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast
-        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes.
+        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes;
+        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query.
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL enable_seqscan = off")
-            return super().page(offset, limit)
+                cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL jit = off")
+            return run()
+
+    def page(self, offset, limit):
+        return self._with_indexes(lambda: super(PostgresSearch, self).page(offset, limit))
+
+    def any(self):
+        return self._with_indexes(super().any)
 
 
 def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False):

@@ -24,6 +24,7 @@ HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]
 
 
 MAX_WORDS_IN_A_NAME = 4
+MAX_RANKED_FORMS = 3
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,14 @@ class Term:
     words: tuple = ()  # phrases of Latin-script words ("scried", "drew four"): an entry matches any in stems
 
     named: object = None  # the termbase's TermForms that the term names, if any
+
+    def ranked_forms(self, language):
+        """The forms that rank an entry: as typed, and the term's forms in the reader's language (the other
+        languages' entries come after the reader's anyway). Fewer forms, less work for the database per entry."""
+        forms = [self.text, simplified(self.text) or self.text]
+        if self.named is not None:
+            forms += [" ".join(fold(form).split()) for code, form in self.named.forms() if code == language]
+        return tuple(form for form in dict.fromkeys(forms) if form in self.forms)[:MAX_RANKED_FORMS]
 
     @property
     def stems(self):

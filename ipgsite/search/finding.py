@@ -110,6 +110,20 @@ class SectionNames:
         return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
 
 
+def _also_searched(terms):
+    """Each term's spelling in simplified characters and its term's names in every language, less what was typed:
+    so the reader sees why a result in another language or script came up."""
+    also = {}
+    for term in terms:
+        if (converted := simplified(term.text)) is not None:
+            also.setdefault(converted, "zh-hans")
+        if term.named is not None:
+            for code, name in term.named.names.items():
+                if fold(name) not in (term.text, simplified(term.text)):
+                    also.setdefault(name, code)
+    return [(name, languages.html_lang(code)) for name, code in also.items()]
+
+
 def _finds(query, termbase, page_language, by_like=False):
     """Whether a single folded term, alone, finds anything."""
 
@@ -117,7 +131,7 @@ def _finds(query, termbase, page_language, by_like=False):
         search = backends.search_for(
             expand([term], termbase), query.languages, query.kinds, page_language, by_like=by_like
         )
-        return search.count() > 0
+        return search.any()
 
     return finds
 
@@ -163,6 +177,7 @@ class Results:
     groups: list = field(default_factory=list)
     sections: list = field(default_factory=list)
     suggestions: list = field(default_factory=list)  # "Did you mean": [Suggestion]
+    also: list = field(default_factory=list)  # what else the query's terms were searched as: [(name, language)]
 
     @property
     def has_next(self):
@@ -182,7 +197,7 @@ def find(query, page_language, names=None, by_like=False):
     names = names or SectionNames()
     termbase = vocabulary()
     terms = expand(query.terms, termbase)
-    results = Results(page=query.page, sections=names.containing(terms))
+    results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
     search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like=by_like)

@@ -1,5 +1,7 @@
 """A short piece of an entry's text around what matched, escaped, with the matches marked."""
 
+from functools import lru_cache
+
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
@@ -38,6 +40,7 @@ def matched_spans(text, terms, folded=None, stems=()):
     return merged
 
 
+@lru_cache(maxsize=50_000)
 def _stem_of(word):
     return None if CJK_LETTER.search(word) else stem(fold(word))
 

@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 
+from .expanding import simplified
 from .folding import fold
 from .stemming import stem_phrase, words
 
@@ -54,7 +55,8 @@ class Spellings:
 
     def knows(self, key):
         """Whether `key` is a name, or another form of one ("mulligans" of "mulligan")."""
-        return key in self.spellings or stem_phrase(key) in self.stems
+        converted = simplified(key)
+        return key in self.spellings or stem_phrase(key) in self.stems or converted in self.spellings
 
     def near(self, key, choices):
         allowed = allowed_distance(key)
