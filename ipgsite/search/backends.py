@@ -51,14 +51,20 @@ def like_pattern(text):
     return "%" + connection.ops.prep_for_like_query(text) + "%"
 
 
+def _bytes(sql):
+    """The length of a text in bytes: stored, where counting its characters reads it all."""
+    return f"LENGTH(CAST({sql} AS BLOB))" if connection.vendor == "sqlite" else f"OCTET_LENGTH({sql})"
+
+
 def _density(terms, language):
-    """SQL for how much of the text the terms' forms make up, and its parameters: the characters that removing
-    every form takes away, for the length of the text."""
+    """SQL for how much of the text the terms' forms make up, and its parameters: the bytes that removing every
+    form takes away, for the length of the text in bytes (10x faster than in characters on PostgreSQL)."""
     forms = [form for term in terms for form in term.ranked_forms(language)] or [""]
     removed = "e.folded"
     for _form in forms:
         removed = f"REPLACE({removed}, %s, '')"
-    return f"(LENGTH(e.folded) - LENGTH({removed})) * 10000 / (LENGTH(e.folded) + 200)", forms
+    length = _bytes("e.folded")
+    return f"({length} - {_bytes(removed)}) * 10000 / ({length} + 200)", forms
 
 
 class Search:
@@ -213,10 +219,13 @@ class PostgresSearch(Search):
             return run()
         # The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast
         # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes;
-        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query.
+        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query,
+        # nor start parallel workers for it.
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL jit = off")
+                cursor.execute(
+                    "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+                )
             return run()
 
     def page(self, offset, limit):
