@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from html import escape  # what django.utils.html.escape calls, without its lazy-string wrapper: 20 calls a result
+
 from django.utils.safestring import mark_safe
 
 from .folding import CJK_LETTER, fold, fold_with_spans
