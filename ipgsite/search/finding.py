@@ -1,6 +1,7 @@
 """Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -48,8 +49,30 @@ def _folded_names(sections, aliases):
     for section_id, name, code in aliases:
         names.setdefault(section_id, set()).add(_name_key(name))
         spellings.setdefault(_name_key(name), (name, code))
-    joined = {pk: "\n".join(keys) for pk, keys in names.items()}  # a quick first test: is each term in some name?
-    return numbers, names, joined, spellings
+    return numbers, names, AllNames(names), spellings
+
+
+class AllNames:
+    """Every section's names in one text, a line each, to find which sections have a name holding a string
+    without a loop over the sections."""
+
+    def __init__(self, names):
+        self.starts, self.owners, lines = [], [], []
+        offset = 0
+        for pk, keys in names.items():
+            for key in keys:
+                self.starts.append(offset)
+                self.owners.append(pk)
+                lines.append(key)
+                offset += len(key) + 1
+        self.text = "\n".join(lines)
+
+    def owners_of(self, form):
+        found, at = set(), self.text.find(form)
+        while at != -1:
+            found.add(self.owners[bisect_right(self.starts, at) - 1])
+            at = self.text.find(form, at + 1)
+        return found
 
 
 _spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
@@ -101,11 +124,16 @@ class SectionNames:
         text yet."""
         if not terms:
             return []
+        candidates = None
+        for term in terms:
+            owners = set().union(*(self.joined.owners_of(form) for form in term.forms if form))
+            candidates = owners if candidates is None else candidates & owners
+            if not candidates:
+                return []
         pks = [
             pk
-            for pk, names in self.names.items()
-            if all(any(form in self.joined[pk] for form in term.forms) for term in terms)
-            and any(all(any(form in name for form in term.forms) for term in terms) for name in names)
+            for pk in sorted(candidates)
+            if any(all(any(form in name for form in term.forms) for term in terms) for name in self.names[pk])
         ]
         return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
 
