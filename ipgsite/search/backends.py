@@ -27,8 +27,6 @@ from .stemming import stem_phrase
 
 TRIGRAM_TABLE = "search_entry_trigrams"
 GRAM_TABLE = "search_entry_grams"
-GRAMS_WORDS = "e.grams_words @@ plainto_tsquery('simple', %s)"  # a stored tsvector column: see migration 0002
-ENGLISH_WORDS = "e.english_words @@ phraseto_tsquery('english', %s)"  # a stored tsvector column: migration 0004
 LIKE = ("e.folded LIKE %s", "e.folded LIKE %s ESCAPE '\\'")  # SQLite's LIKE has no escape character by default
 STEMS_LIKE = ("e.stems LIKE %s", "e.stems LIKE %s ESCAPE '\\'")
 KIND_ORDER = "CASE e.kind WHEN 'text' THEN 0 WHEN 'example' THEN 1 ELSE 2 END"
@@ -197,12 +195,12 @@ class PostgresSearch(Search):
             short_cjk = [f for f in term.forms if is_short_cjk(f)]
             if short_cjk:
                 queries = " || ".join(["plainto_tsquery('simple', %s)"] * len(short_cjk))
-                conditions.append(f"e.grams_words @@ ({queries})")
+                conditions.append(f"e.grams_words @@ ({queries})")  # a stored tsvector: see migration 0002
                 params += short_cjk
             words = list({stem_phrase(phrase): phrase for phrase in term.words}.values())
             if words:  # PostgreSQL stems them itself, the same way
                 queries = " || ".join(["phraseto_tsquery('english', %s)"] * len(words))
-                conditions.append(f"e.english_words @@ ({queries})")
+                conditions.append(f"e.english_words @@ ({queries})")  # a stored tsvector: migration 0004
                 params += words
             others = [f for f in term.forms if is_short(f) and not is_short_cjk(f)]
             for form in others:

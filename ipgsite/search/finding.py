@@ -100,7 +100,7 @@ class SectionNames:
             sections = tuple(cursor.fetchall())
             cursor.execute(f"SELECT section_id, name, language FROM {Alias._meta.db_table} ORDER BY id")
             aliases = tuple(cursor.fetchall())
-        self.numbers, self.names, self.joined, self.section_spellings = _folded_names(sections, aliases)
+        self.numbers, self.names, self.all_names, self.section_spellings = _folded_names(sections, aliases)
 
     def named_by(self, text):
         """The section that `text` is the number or the name of, if any; in traditional Chinese characters too."""
@@ -126,7 +126,7 @@ class SectionNames:
             return []
         candidates = None
         for term in terms:
-            owners = set().union(*(self.joined.owners_of(form) for form in term.forms if form))
+            owners = set().union(*(self.all_names.owners_of(form) for form in term.forms if form))
             candidates = owners if candidates is None else candidates & owners
             if not candidates:
                 return []
