@@ -56,3 +56,12 @@ def test_the_glossary_never_scrolls_sideways_on_a_phone(live_ipg, new_page, code
     page.goto(f"{live_ipg.url}/{code}/glossary/")
     assert page.locator("article.term-entry").count() >= 20
     assert overflow(page) <= 0
+
+
+def test_a_mark_is_announced_as_a_disclosure_only_with_javascript(live_ipg, new_page):
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(live_ipg.url + "/en/ipg/2.3/")
+    assert page.locator("a.term[aria-expanded]").count() == 0  # a plain link to the glossary
+    page = new_page(PHONE)
+    page.goto(live_ipg.url + "/en/ipg/2.3/")
+    assert page.locator("a.term[aria-expanded='false']").count() == page.locator("a.term").count() > 0

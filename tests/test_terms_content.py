@@ -140,7 +140,7 @@ def test_a_malformed_terms_file_changes_nothing_and_says_where_and_what(ipg, con
 def test_checkcontent_counts_the_terms_and_their_missing_names(db):
     out = StringIO()
     call_command("checkcontent", stdout=out, stderr=StringIO())
-    assert "terms: 26 (6 infraction, 15 game-term, 5 card); 2 without a en name" in out.getvalue()
+    assert "terms: 26 (6 infraction, 15 game-term, 5 card); 2 without a name in en" in out.getvalue()
 
 
 def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):
@@ -169,3 +169,38 @@ def test_export_after_a_paragraph_was_deleted_loads_again(ipg, content):
     call_command("exportcontent", str(content), stdout=StringIO())
     assert "2.4#example-c" not in (content / "terms.toml").read_text()
     call_command("loadcontent", str(content), stdout=StringIO())
+
+
+def test_the_file_says_which_names_are_outdated_or_reviewed_and_export_writes_it_back(ipg, content, tmp_path):
+    from ipgsite.translations.models import State
+
+    def state(code):
+        return Status.objects.get(term__key="mulligan", language=code).state
+
+    path = content / "terms.toml"
+    path.write_text(
+        path.read_text().replace('ja = "マリガン"\n', 'ja = "マリガン"\noutdated = ["zh-hans"]\nreviewed = ["ja"]\n', 1)
+    )
+    call_command("loadcontent", str(content), stdout=StringIO())
+    assert (state("zh-hans"), state("ja"), state("en")) == (State.OUTDATED, State.REVIEWED, State.TRANSLATED)
+    out = tmp_path / "out"
+    shutil.copytree(content, out)
+    call_command("exportcontent", str(out), stdout=StringIO())
+    assert (out / "terms.toml").read_bytes() == path.read_bytes()
+    call_command("loadcontent", stdout=StringIO())  # content/ again: both current, neither reviewed
+    assert (state("zh-hans"), state("ja")) == (State.TRANSLATED, State.TRANSLATED)
+
+
+def test_outdated_and_reviewed_name_only_translated_names(ipg, content):
+    path = content / "terms.toml"
+    for line, message in [
+        ('ja = "マリガン"\noutdated = ["en"]\n', "outdated names 'en', which is not a translated name it has"),
+        ('ja = "マリガン"\nreviewed = ["ja", "ja"]\n', "reviewed must be a list of languages, each once"),
+        ('ja = "マリガン"\noutdated = ["ja"]\nreviewed = ["ja"]\n', "either outdated or reviewed"),
+    ]:
+        broken = content.parent / "broken"
+        shutil.rmtree(broken, ignore_errors=True)
+        shutil.copytree(content, broken)
+        (broken / "terms.toml").write_text(path.read_text().replace('ja = "マリガン"\n', line, 1))
+        with pytest.raises(CommandError, match=message):
+            call_command("loadcontent", str(broken), stdout=StringIO())

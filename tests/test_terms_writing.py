@@ -143,3 +143,46 @@ def test_a_terms_last_name_cannot_be_removed(ipg):
         writing.write_text(trigger, "ja", "", by=translator("ja"), base_revision=trigger.revision)
     disguise = term("disguise")  # the allowed case: another language keeps a name
     assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
+
+
+def test_a_translator_confirms_names_after_an_english_change_and_another_reviews_them(ipg):
+    library = term("library")
+    writing.write_text(library, "en", "library (test)", by=editor(), base_revision=library.revision)
+    assert state("library", "ja") == State.OUTDATED
+    first, second = translator("ja"), translator("ja", "second-ja")
+    url = "/admin/terms/term/"
+    response = client_for(first).post(url, {"action": "confirm_ja", "_selected_action": [library.pk]})
+    assert response.status_code == 302
+    assert state("library", "ja") == State.TRANSLATED
+    assert state("library", "zh-hans") == State.OUTDATED  # not the translator's language
+    # The translator who confirmed it cannot review it; someone else can.
+    client_for(first).post(url, {"action": "review_ja", "_selected_action": [library.pk]})
+    assert state("library", "ja") == State.TRANSLATED
+    client_for(second).post(url, {"action": "review_ja", "_selected_action": [library.pk]})
+    assert state("library", "ja") == State.REVIEWED
+    # A Japanese translator has no Chinese actions, and posting one anyway changes nothing.
+    response = client_for(first).post(url, {"action": "confirm_zh_hans", "_selected_action": [library.pk]})
+    assert state("library", "zh-hans") == State.OUTDATED
+    # Any edit makes a reviewed name merely translated again.
+    library = term("library")
+    writing.write_text(library, "ja", "ライブラリー(テスト)", by=second, base_revision=library.revision)
+    assert state("library", "ja") == State.TRANSLATED
+
+
+def test_a_change_to_a_term_is_reverted_from_its_history_as_a_change_of_its_own(ipg):
+    person = translator("zh-hans")
+    scry = term("scry")
+    writing.write_text(scry, "zh-hans", "占卜(测试)", by=person, base_revision=scry.revision)
+    change = Change.objects.of_term(scry).first()
+    client = client_for(person)
+    page = client.get(f"/admin/terms/term/{scry.pk}/change/").content.decode()
+    assert f'formaction="/admin/translate/changes/{change.pk}/revert/"' in page
+    response = client.post(f"/admin/translate/changes/{change.pk}/revert/")
+    assert response.status_code == 302 and response["Location"] == f"/admin/terms/term/{scry.pk}/change/"
+    assert term("scry").name_zh_hans == "占卜"
+    assert Change.objects.of_term(scry).first().reverts == change
+    # Reverting a Japanese change needs the Japanese right, judged by the change's language.
+    writing.write_text(scry, "ja", "占術(テスト)", by=editor(), base_revision=term("scry").revision)
+    japanese = Change.objects.of_term(scry).first()
+    assert client.post(f"/admin/translate/changes/{japanese.pk}/revert/").status_code == 403
+    assert term("scry").name_ja == "占術(テスト)"

@@ -5,16 +5,19 @@ check, a revision, the history (shown on the term's page) and each name's status
 """
 
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
-from ipgsite.translations import writing
+from ipgsite.translations import status, writing
 from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message
 from ipgsite.translations.models import Change
+from ipgsite.translations.permissions import translatable_languages
 
 from .models import Occurrence, Term
 
@@ -53,6 +56,21 @@ class TermForm(WrittenForm):
             self.data = self.data.copy()
             self.data[self.add_prefix("base_revision")] = stored.revision
         return cleaned
+
+
+def _status_action(step, code):
+    def action(modeladmin, request, queryset):
+        done = 0
+        for term in queryset:
+            try:
+                step(term, code, request.user)
+                done += 1
+            except PermissionDenied as refused:
+                messages.error(request, str(refused))
+        if done:
+            messages.success(request, _("%(count)d names changed status.") % {"count": done})
+
+    return action
 
 
 @admin.register(Term)
@@ -99,7 +117,9 @@ class TermAdmin(ContentAdmin):
             "<ul>{}</ul>",
             format_html_join(
                 "",
-                "<li>{} · {} · {} [{}]: {} → {}</li>",
+                # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
+                '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
+                'formnovalidate class="button">{}</button></li>',
                 (
                     (
                         change.at.strftime("%Y-%m-%d %H:%M"),
@@ -108,11 +128,27 @@ class TermAdmin(ContentAdmin):
                         change.language,
                         change.before or "—",
                         change.after or "—",
+                        reverse("translations:revert", args=[change.pk]),
+                        _("Revert"),
                     )
                     for change in changes
                 ),
             ),
         )
+
+    def get_actions(self, request):
+        """Per language the user translates: confirm names after an English change, and mark names reviewed."""
+        actions = super().get_actions(request)
+        for code in translatable_languages(request.user):
+            for verb, step in (("confirm", status.confirm_term), ("review", status.review_term)):
+                name = f"{verb}_{languages.field_suffix(code)}"
+                label = (
+                    _("Confirm the %(language)s names (still right for the English)")
+                    if verb == "confirm"
+                    else _("Mark the %(language)s names reviewed")
+                ) % {"language": languages.name(code)}
+                actions[name] = (_status_action(step, code), name, label)
+        return actions
 
     def save_model(self, request, obj, form, change):
         stored = Term.objects.get(pk=obj.pk) if change else obj

@@ -34,7 +34,17 @@ from ipgsite.ipg.models import KEY_PATTERN
 from .models import Kind, Term
 
 FILENAME = "terms.toml"
-TERM_FIELDS = {"key", "kind", "defined_at", "variants", "inflections", "found", *languages.CODES}
+TERM_FIELDS = {
+    "key",
+    "kind",
+    "defined_at",
+    "outdated",
+    "reviewed",
+    "variants",
+    "inflections",
+    "found",
+    *languages.CODES,
+}
 PARAGRAPH_LOCATION = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)")
 SEED_LOCATION = re.compile(r"(?P<seed>\d{3}):(?P<line>[1-9]\d*)")
 HEADER = "# The IPG's terms. Names and variants only as the source texts have them; `found` says where."
@@ -50,6 +60,8 @@ class TermDoc:
     inflections: dict = field(default_factory=dict)  # {code: [form]}
     defined_at: str = ""  # "2.3#definition-1"
     found: dict = field(default_factory=dict)  # {form: [location]}
+    outdated: list = field(default_factory=list)  # translated names that follow an older English name
+    reviewed: list = field(default_factory=list)  # translated names someone other than their translator reviewed
     line: int | None = None
 
     def forms(self):
@@ -112,6 +124,17 @@ def parse_terms(path):
                 (*at, "defined_at"),
             )
         doc = TermDoc(key=key, kind=kind, names=names, defined_at=defined_at, line=seen[key])
+        translations = [code for code in names if code != languages.SOURCE]
+        for name in ("outdated", "reviewed"):
+            codes = table.get(name, [])
+            if not isinstance(codes, list) or len(set(map(str, codes))) != len(codes):
+                raise f.error(f"{what}: {name} must be a list of languages, each once", (*at, name))
+            for code in codes:
+                if code not in translations:
+                    raise f.error(f"{what}: {name} names {code!r}, which is not a translated name it has", (*at, name))
+            setattr(doc, name, list(codes))
+        if set(doc.outdated) & set(doc.reviewed):
+            raise f.error(f"{what}: a name is either outdated or reviewed, not both", (*at, "reviewed"))
         doc.variants = _forms_table(f, table.get("variants", {}), "variants", what, (*at, "variants"))
         doc.inflections = _forms_table(f, table.get("inflections", {}), "inflections", what, (*at, "inflections"))
         forms = {}
@@ -188,6 +211,10 @@ def dump_terms(docs):
         if doc.defined_at:
             lines.append(f"defined_at = {_toml_string(doc.defined_at)}")
         lines += [f"{code} = {_toml_string(doc.names[code])}" for code in languages.CODES if code in doc.names]
+        for name in ("outdated", "reviewed"):
+            codes = [code for code in languages.CODES if code in getattr(doc, name)]
+            if codes:
+                lines.append(f"{name} = [{', '.join(_toml_string(code) for code in codes)}]")
         lines += _forms_block("variants", doc.variants)
         lines += _forms_block("inflections", doc.inflections)
         if doc.found:
@@ -209,7 +236,10 @@ def documents_from_database():
 
     paragraphs = {f"{number}#{key}" for number, key in Paragraph.objects.values_list("section__number", "key")}
     docs = []
-    for term in Term.objects.order_by("order", "key").select_related("defined_in__section"):
+    from ipgsite.translations.models import State
+
+    terms = Term.objects.order_by("order", "key").select_related("defined_in__section").prefetch_related("statuses")
+    for term in terms:
         defined = term.defined_in
         doc = TermDoc(
             key=term.key,
@@ -221,6 +251,12 @@ def documents_from_database():
         )
         # Where a form no longer in the termbase (a name edited since) was found goes with it, and so does a
         # paragraph deleted since.
+        for status in term.statuses.all():
+            if status.language in doc.names and status.language != languages.SOURCE:
+                if status.state == State.OUTDATED:
+                    doc.outdated.append(status.language)
+                elif status.state == State.REVIEWED:
+                    doc.reviewed.append(status.language)
         forms = {form for _code, form in doc.forms()}
         for form, places in (term.found or {}).items():
             kept = [place for place in places if "#" not in place or place in paragraphs]

@@ -17,6 +17,7 @@ def load_terms(docs):
     """{created, updated, deleted}: the counts of terms. Unchanged terms are not touched."""
     stats = {"created": 0, "updated": 0, "deleted": 0}
     paragraphs = {(p.section.number, p.key): p.pk for p in Paragraph.objects.select_related("section")}
+    english_changed = set()
     with writing.batch(CONTENT_FILES):
         for term in Term.objects.exclude(key__in=[doc.key for doc in docs]):
             writing.delete(term, by=CONTENT_FILES)
@@ -38,6 +39,8 @@ def load_terms(docs):
                 for code in languages.CODES:
                     value = by_language.get(code, "")
                     if value != writing.text_in(term, code, field):
+                        if field == "name" and code == languages.SOURCE and not created:
+                            english_changed.add(term.key)
                         changed |= writing.write_text(
                             term, code, value, by=CONTENT_FILES, base_revision=LATEST, field=field
                         )
@@ -46,4 +49,34 @@ def load_terms(docs):
                 stats["created"] += 1
             elif changed:
                 stats["updated"] += 1
+    load_term_statuses(docs, english_changed)
     return stats
+
+
+def load_term_statuses(docs, english_changed=()):
+    """Make each translated name's status what the file says: outdated (it follows an older English name, which
+    the site does not hold), reviewed, or translated. A term whose English name this load changed keeps the
+    statuses the change gave it."""
+    from django.utils import timezone
+
+    from ipgsite.translations.models import Status
+    from ipgsite.translations.status import state_for
+
+    by_key = {doc.key: doc for doc in docs}
+    for status in Status.objects.of_terms().exclude(language=languages.SOURCE).select_related("term"):
+        doc, term = by_key.get(status.term.key), status.term
+        name, english = term.name_in(status.language), term.name_in(languages.SOURCE)
+        if doc is None or not name or term.key in english_changed:
+            continue
+        before = (status.confirmed_source, status.reviewed_at is not None, status.state)
+        if status.language not in doc.outdated:
+            status.confirmed_source = english
+        elif status.confirmed_source == english:
+            status.confirmed_source = ""  # an older English name, which the site does not hold
+        if status.language in doc.reviewed:
+            status.reviewed_at = status.reviewed_at or timezone.now()
+        else:
+            status.reviewed_by, status.reviewed_at = None, None
+        status.state = state_for(status, name, english)
+        if before != (status.confirmed_source, status.reviewed_at is not None, status.state):
+            status.save()

@@ -50,7 +50,7 @@ def _card(term, code, card_id):
 def _mark(occurrence, words, card_id):
     term = occurrence.term
     return format_html(
-        '<a class="term" href="{}#{}" data-term="{}" aria-controls="{}" aria-expanded="false">{}</a>',
+        '<a class="term" href="{}#{}" data-term="{}" aria-controls="{}">{}</a>',
         reverse("terms:glossary"),
         term.key,
         term.key,

@@ -1,4 +1,5 @@
-"""Undoing one change from a paragraph's history, as a new change of the user's own (so it can be undone too).
+"""Undoing one change from a paragraph's (or a term's) history, as a new change of the user's own (so it can be
+undone too).
 
 The history itself is written by `writing`, with every change: who, when, before and after.
 """
@@ -7,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Term
 
 from . import writing
 from .models import Change
@@ -22,6 +24,18 @@ def revert(change, user):
 
     A revert is the user's own edit: it is minor only when an editor reverts a minor edit.
     """
+    if change.action == Change.Action.EDIT and change.term_id:
+        term = Term.objects.get(pk=change.term_id)
+        writing.write_text(
+            term,
+            change.language,
+            change.before,
+            by=user,
+            base_revision=writing.LATEST,
+            reverting=change,
+            field=change.field,
+        )
+        return term
     if change.action == Change.Action.EDIT:
         if change.field == "body":
             note = Note.objects.filter(pk=change.note_id).first() if change.note_id else None

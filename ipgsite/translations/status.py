@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
@@ -129,6 +130,47 @@ def follow_terms(batch, user=None):
             status.save()
     if batch.terms_changed or batch.everything:
         ensure_term_statuses()
+
+
+@transaction.atomic
+def confirm_term(term, code, user):
+    """The term's name in `code` is still right for the changed English name: it is current again."""
+    from .permissions import require_translate
+
+    require_translate(user, code)
+    status = Status.objects.select_for_update().get(term=term, language=code)
+    status.confirmed_source = term.name_in(SOURCE)
+    status.confirmed_by, status.confirmed_at = user, timezone.now()
+    status.state = state_for(status, term.name_in(code), status.confirmed_source)
+    status.save()
+    content_changed()
+    return status
+
+
+@transaction.atomic
+def review_term(term, code, user):
+    """Someone other than its translator (or an editor) checked the term's name in `code`."""
+    from django.core.exceptions import PermissionDenied
+
+    from .permissions import can_edit_structure, require_translate
+
+    require_translate(user, code)
+    status = Status.objects.select_for_update().get(term=term, language=code)
+    if status.state != State.TRANSLATED:
+        raise PermissionDenied(
+            _("%(key)s [%(language)s]: only a current name can be marked reviewed.")
+            % {"key": term.key, "language": code}
+        )
+    if status.confirmed_by_id == user.pk and not can_edit_structure(user):
+        raise PermissionDenied(
+            _("%(key)s [%(language)s]: someone other than its translator reviews a name.")
+            % {"key": term.key, "language": code}
+        )
+    status.reviewed_by, status.reviewed_at = user, timezone.now()
+    status.state = state_for(status, term.name_in(code), term.name_in(SOURCE))
+    status.save()
+    content_changed()
+    return status
 
 
 def ensure_term_statuses():

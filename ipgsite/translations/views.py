@@ -463,10 +463,14 @@ def revert_change(request, change_id):
         history.revert(change, request.user)
     except history.RevertError as error:
         messages.error(request, str(error))
+    except ValidationError as error:  # e.g. a term's last name, or a name another term has taken since
+        messages.error(request, "; ".join(error.messages))
     else:
         messages.success(
             request, _("Reverted: the text is as it was before that change, and the revert is in the history.")
         )
+    if change.term_id:
+        return HttpResponseRedirect(reverse("admin:terms_term_change", args=[change.term_id]))
     paragraph = change.paragraph
     return HttpResponseRedirect(reverse("translations:history", args=[paragraph.section.number, paragraph.key]))
 

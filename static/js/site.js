@@ -70,6 +70,9 @@
 
   function initTerms() {
     // A marked term opens its names in the other languages in place; without this script it links to the glossary.
+    document.querySelectorAll("a.term[aria-controls]").forEach(function (mark) {
+      mark.setAttribute("aria-expanded", "false");
+    });
     document.addEventListener("click", function (event) {
       var mark = event.target.closest ? event.target.closest("a.term") : null;
       if (!mark) return;

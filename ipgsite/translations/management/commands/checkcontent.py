@@ -64,7 +64,7 @@ class Command(BaseCommand):
                 kinds[term.kind] = kinds.get(term.kind, 0) + 1
             counts = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
             missing = {code: sum(1 for t in terms if code not in t.names) for code in languages.CODES}
-            gaps = ", ".join(f"{count} without a {code} name" for code, count in missing.items() if count)
+            gaps = ", ".join(f"{count} without a name in {code}" for code, count in missing.items() if count)
             self.stdout.write(f"terms: {len(terms)} ({counts})" + (f"; {gaps}" if gaps else ""))
         for error in errors:
             self.stderr.write(f"error: {error}")
