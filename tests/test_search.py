@@ -170,7 +170,7 @@ def test_results_are_grouped_by_section_in_rank_order(client, ipg):
 
 
 def test_official_text_outranks_a_note_that_says_the_same_as_often(client, ipg):
-    html = search(client, "闇の腹心")
+    html = search(client, "闇の腹心", language="ja")
     assert hits(html)[0][2].startswith("Examples")
     assert hits(html)[1][2].startswith("Commentary")
 
@@ -205,7 +205,7 @@ def test_snippets_are_escaped_then_marked(client, ipg):
 
 def test_snippets_carry_their_language(client, ipg):
     languages = {lang for _, lang, _ in hits(search(client, "Dark Confidant"))}
-    assert languages == {"en", "zh-Hans"}  # the Chinese example names the card in English too
+    assert languages == {"en", "zh-Hans", "ja"}  # the card is a term: its Chinese and Japanese names are found too
 
 
 # Filters
@@ -219,13 +219,13 @@ def test_filter_by_language(client, ipg):
 
 
 def test_filter_by_kind(client, ipg):
-    notes = hits(search(client, "手札", kind="note"))
+    notes = hits(search(client, "手札", kind="note", language="ja"))
     assert notes and all(meta.startswith("Commentary") for _, _, meta in notes)
-    examples = hits(search(client, "手札", kind="example"))
+    examples = hits(search(client, "手札", kind="example", language="ja"))
     assert examples and all("#example-" in href for href, _, _ in examples)
-    official = hits(search(client, "手札", kind="text"))
+    official = hits(search(client, "手札", kind="text", language="ja"))
     assert official and all(meta.startswith("Official text") for _, _, meta in official)
-    assert len(notes) + len(examples) + len(official) == len(hits(search(client, "手札")))
+    assert len(notes) + len(examples) + len(official) == len(hits(search(client, "手札", language="ja")))
 
 
 def test_filters_combine_and_unknown_values_are_ignored(client, ipg):

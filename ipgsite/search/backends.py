@@ -1,48 +1,68 @@
 """Where the database finds and ranks: SQLite's FTS5, or PostgreSQL's pg_trgm and GIN, by the database in use.
 
-Every query term is looked up in an index:
-- a term of 3 or more characters, in any script, as a substring of the folded text: FTS5's trigram
+A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
+names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its words
+have any of the stem phrases; it matches the query if it matches every term. Each form is looked up in an index:
+- a form of 3 or more characters, in any script, as a substring of the folded text: FTS5's trigram
   tokenizer on SQLite, a pg_trgm GIN index under `LIKE` on PostgreSQL;
-- a term of 1 or 2 CJK characters (占卜, 手札, 警): trigrams cannot find it, so it is looked up among
+- a form of 1 or 2 CJK characters (占卜, 手札, 警): trigrams cannot find it, so it is looked up among
   the CJK characters and pairs of characters of each entry (`Entry.grams`): FTS5 with the unicode61
   tokenizer on SQLite, a GIN index on their stored `simple` tsvector on PostgreSQL;
-- anything else (1 or 2 Latin characters, an emoji): `LIKE` on the entries themselves.
+- anything else (1 or 2 Latin characters, an emoji): `LIKE` on the entries themselves;
+- a stem phrase ("scri two card"): on SQLite, in the same trigram table, among the entry's stems (" scri ", in
+  spaces, so whole stems only); on PostgreSQL, the `english` tsvector of the text under `phraseto_tsquery`.
 
 Ranking: text in the page's language first (the reader reads it; a query in another script rarely
-matches it anyway); then by relevance: bm25 in SQLite's FTS5, how densely the terms occur on PostgreSQL
-(and in the LIKE scan); ties go to official text, then examples, then notes, then reading order.
+matches it anyway); then by relevance: how densely the typed term and its names in the reader's language occur,
+on both databases (and in the LIKE scan); ties go to official text, then examples, then notes, then reading order.
 
-Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per term.
+Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
 from django.db import connection, transaction
 
+from .expanding import Term
 from .folding import is_cjk
+from .stemming import stem_phrase
 
 TRIGRAM_TABLE = "search_entry_trigrams"
 GRAM_TABLE = "search_entry_grams"
-GRAMS_WORDS = "e.grams_words @@ plainto_tsquery('simple', %s)"  # a stored tsvector column: see migration 0002
 LIKE = ("e.folded LIKE %s", "e.folded LIKE %s ESCAPE '\\'")  # SQLite's LIKE has no escape character by default
+STEMS_LIKE = ("e.stems LIKE %s", "e.stems LIKE %s ESCAPE '\\'")
 KIND_ORDER = "CASE e.kind WHEN 'text' THEN 0 WHEN 'example' THEN 1 ELSE 2 END"
 OWN_LANGUAGE = "CASE WHEN e.language = %s THEN 0 ELSE 1 END"
 
 
-def fts_phrase(term):
-    return '"' + term.replace('"', '""') + '"'
+def fts_phrase(text):
+    return '"' + text.replace('"', '""') + '"'
 
 
-def is_short_cjk(term):
-    return len(term) < 3 and all(is_cjk(char) for char in term)
+def is_short_cjk(form):
+    return len(form) < 3 and all(is_cjk(char) for char in form)
 
 
-def like_pattern(term):
-    return "%" + connection.ops.prep_for_like_query(term) + "%"
+def is_short(form):
+    return len(form) < 3
 
 
-def _density(terms):
-    """SQL for the terms' occurrences per length of text, and its parameters."""
-    occurrences = " + ".join("(LENGTH(e.folded) - LENGTH(REPLACE(e.folded, %s, ''))) / " + str(len(t)) for t in terms)
-    return f"({occurrences}) * 10000 / (LENGTH(e.folded) + 200)", list(terms)
+def like_pattern(text):
+    return "%" + connection.ops.prep_for_like_query(text) + "%"
+
+
+def _bytes(sql):
+    """The length of a text in bytes: stored, where counting its characters reads it all."""
+    return f"LENGTH(CAST({sql} AS BLOB))" if connection.vendor == "sqlite" else f"OCTET_LENGTH({sql})"
+
+
+def _density(terms, language):
+    """SQL for how much of the text the terms' forms make up, and its parameters: the bytes that removing every
+    form takes away, for the length of the text in bytes (10x faster than in characters on PostgreSQL)."""
+    forms = [form for term in terms for form in term.ranked_forms(language)] or [""]
+    removed = "e.folded"
+    for _form in forms:
+        removed = f"REPLACE({removed}, %s, '')"
+    length = _bytes("e.folded")
+    return f"({length} - {_bytes(removed)}) * 10000 / ({length} + 200)", forms
 
 
 class Search:
@@ -56,23 +76,23 @@ class Search:
         self.tables = ["search_entry e"]
         self.where, self.params = [], []
         if languages:
-            self.where.append(f"e.language IN ({', '.join(['%s'] * len(languages))})")
+            # Not `e.language IN`: the planner would read every entry in those languages through the index on
+            # (paragraph, language) rather than look the text up in the text indexes.
+            self.where.append(f"COALESCE(e.language, '') IN ({', '.join(['%s'] * len(languages))})")
             self.params += list(languages)
         if kinds:
             self.where.append(f"e.kind IN ({', '.join(['%s'] * len(kinds))})")
             self.params += list(kinds)
-        self.rank, self.rank_params = _density(self.terms)
-        self.descending = True
-        self.look_up(
-            long_terms=[t for t in self.terms if len(t) >= 3],
-            short_cjk=[t for t in self.terms if is_short_cjk(t)],
-            others=[t for t in self.terms if len(t) < 3 and not is_short_cjk(t)],
-        )
+        self.rank, self.rank_params = _density(self.terms, page_language)
+        self.look_up(self.terms)
 
-    def look_up(self, long_terms, short_cjk, others):
-        for term in long_terms + short_cjk + others:
-            self.where.append(LIKE[connection.vendor == "sqlite"])
-            self.params.append(like_pattern(term))
+    def look_up(self, terms):
+        sqlite = connection.vendor == "sqlite"
+        for term in terms:
+            conditions = [LIKE[sqlite]] * len(term.forms) + [STEMS_LIKE[sqlite]] * len(term.stems)
+            self.where.append(f"({' OR '.join(conditions)})")
+            self.params += [like_pattern(form) for form in term.forms]
+            self.params += [like_pattern(f" {phrase} ") for phrase in term.stems]
 
     def _from_where(self):
         where = " AND ".join(self.where) or "1 = 1"
@@ -83,13 +103,18 @@ class Search:
             cursor.execute(f"SELECT COUNT(*) {self._from_where()}", self.params)
             return cursor.fetchone()[0]
 
+    def any(self):
+        """Whether any entry matches."""
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 {self._from_where()} LIMIT 1", self.params)
+            return cursor.fetchone() is not None
+
     def page(self, offset, limit):
         """How many entries match, and the ids of those at [offset, offset + limit) in rank order: one query."""
-        direction = "DESC" if self.descending else "ASC"
         sql = (
             f"SELECT id, COUNT(*) OVER () FROM (SELECT e.id AS id, {self.rank} AS rank, {KIND_ORDER} AS kind_order,"
             f" {OWN_LANGUAGE} AS own_language {self._from_where()}) AS matches"
-            f" ORDER BY own_language, rank {direction}, kind_order, id LIMIT %s OFFSET %s"
+            f" ORDER BY own_language, rank DESC, kind_order, id LIMIT %s OFFSET %s"
         )
         with connection.cursor() as cursor:
             cursor.execute(sql, self.rank_params + [self.page_language] + self.params + [limit, offset])
@@ -104,38 +129,106 @@ class LikeScan(Search):
     by_like = True
 
 
+def _trigram_match(term):
+    """The FTS5 expression for a term in the trigram table: any of its forms in the text, or its stems."""
+    alternatives = [f"folded : {fts_phrase(form)}" for form in term.forms]
+    alternatives += [f"stems : {fts_phrase(f' {phrase} ')}" for phrase in term.stems]
+    return "(" + " OR ".join(alternatives) + ")"
+
+
+def _gram_match(forms):
+    return "(" + " OR ".join(fts_phrase(form) for form in forms) + ")"
+
+
 class SQLiteSearch(Search):
-    def look_up(self, long_terms, short_cjk, others):
-        driver = TRIGRAM_TABLE if long_terms else GRAM_TABLE if short_cjk else None
+    def look_up(self, terms):
+        by_trigrams = [t for t in terms if not any(is_short(f) for f in t.forms)]
+        by_grams = [t for t in terms if t not in by_trigrams and all(is_short_cjk(f) for f in t.forms) and not t.words]
+        mixed = [t for t in terms if t not in by_trigrams and t not in by_grams]
+        driver = TRIGRAM_TABLE if by_trigrams else GRAM_TABLE if by_grams else None
         if driver:
-            # The FTS table drives the query and ranks: bm25 is smaller for better matches.
+            # The FTS table drives the query. It does not rank: bm25 reads the positions of every trigram of every
+            # form in every match, and took up to twice as long as the density at 50x the corpus.
+            matching = " AND ".join(map(_trigram_match, by_trigrams)) or " AND ".join(
+                _gram_match(t.forms) for t in by_grams
+            )
             self.tables = [driver, "search_entry e"]
             self.where.insert(0, f"e.id = {driver}.rowid AND {driver} MATCH %s")
-            self.params.insert(0, " AND ".join(fts_phrase(t) for t in (long_terms or short_cjk)))
-            self.rank, self.rank_params, self.descending = f"bm25({driver})", [], False
-        if long_terms and short_cjk:
+            self.params.insert(0, matching)
+        if by_trigrams and by_grams:
             self.where.append(f"e.id IN (SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s)")
-            self.params.append(" AND ".join(fts_phrase(t) for t in short_cjk))
-        super().look_up([], [], others)
+            self.params.append(" AND ".join(_gram_match(t.forms) for t in by_grams))
+        for term in mixed:
+            self._look_up_mixed(term)
+
+    def _look_up_mixed(self, term):
+        """A term whose forms need different indexes: any of them, each where it can be found. The FTS tables'
+        answers are one list of ids, which the query can start from (an OR of two lists it could not)."""
+        selects, params = [], []
+        long_forms = [f for f in term.forms if not is_short(f)]
+        if long_forms or term.words:
+            selects.append(f"SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH %s")
+            params.append(_trigram_match(Term(term.text, tuple(long_forms), term.words)))
+        short_cjk = [f for f in term.forms if is_short_cjk(f)]
+        if short_cjk:
+            selects.append(f"SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s")
+            params.append(_gram_match(short_cjk))
+        conditions = [f"e.id IN ({' UNION '.join(selects)})"] if selects else []
+        for form in term.forms:
+            if is_short(form) and not is_short_cjk(form):
+                conditions.append(LIKE[True])
+                params.append(like_pattern(form))
+        self.where.append(f"({' OR '.join(conditions)})")
+        self.params += params
 
 
 class PostgresSearch(Search):
-    def look_up(self, long_terms, short_cjk, others):
-        for term in short_cjk:
-            self.where.append(GRAMS_WORDS)
-            self.params.append(term)
-        super().look_up(long_terms, [], others)  # LIKE on `folded` uses the pg_trgm index for 3+ characters
-        self.indexed = bool(long_terms or short_cjk)
+    def look_up(self, terms):
+        # A term's forms of 1 or 2 CJK characters, and its stem phrases, are each one tsquery of alternatives.
+        self.indexed = False
+        for term in terms:
+            conditions, params = [], []
+            for form in term.forms:
+                if not is_short(form):  # LIKE on `folded` uses the pg_trgm index for 3+ characters
+                    conditions.append(LIKE[False])
+                    params.append(like_pattern(form))
+            short_cjk = [f for f in term.forms if is_short_cjk(f)]
+            if short_cjk:
+                queries = " || ".join(["plainto_tsquery('simple', %s)"] * len(short_cjk))
+                conditions.append(f"e.grams_words @@ ({queries})")  # a stored tsvector: see migration 0002
+                params += short_cjk
+            words = list({stem_phrase(phrase): phrase for phrase in term.words}.values())
+            if words:  # PostgreSQL stems them itself, the same way
+                queries = " || ".join(["phraseto_tsquery('english', %s)"] * len(words))
+                conditions.append(f"e.english_words @@ ({queries})")  # a stored tsvector: migration 0004
+                params += words
+            others = [f for f in term.forms if is_short(f) and not is_short_cjk(f)]
+            for form in others:
+                conditions.append(LIKE[False])
+                params.append(like_pattern(form))
+            self.where.append(f"({' OR '.join(conditions)})")
+            self.params += params
+            self.indexed = self.indexed or not others
 
-    def page(self, offset, limit):
+    def _with_indexes(self, run):
         if not self.indexed:
-            return super().page(offset, limit)
+            return run()
         # The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast
-        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes.
+        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes;
+        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query,
+        # nor start parallel workers for it.
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL enable_seqscan = off")
-            return super().page(offset, limit)
+                cursor.execute(
+                    "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+                )
+            return run()
+
+    def page(self, offset, limit):
+        return self._with_indexes(lambda: super(PostgresSearch, self).page(offset, limit))
+
+    def any(self):
+        return self._with_indexes(super().any)
 
 
 def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False):

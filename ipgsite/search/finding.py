@@ -1,6 +1,7 @@
 """Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -9,11 +10,14 @@ from django.db import connection
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Section
+from ipgsite.terms.lookup import vocabulary
 
 from . import backends
+from .expanding import expand, simplified
 from .folding import fold
 from .models import Entry, Kind
 from .snippets import snippet
+from .suggesting import Spellings, did_you_mean
 
 PAGE_SIZE = 20
 NUMBER = re.compile(r"^(?:(?:section|ipg|§)\s*)?(?P<number>\d+\.\d+)\s*[節节]?$|^appendix\s*(?P<appendix>[a-z])$")
@@ -32,14 +36,57 @@ TITLE_FIELDS = [f"title_{languages.field_suffix(code)}" for code in languages.CO
 
 @lru_cache(maxsize=4)
 def _folded_names(sections, aliases):
-    numbers, names = {}, {}
+    numbers, names, spellings = {}, {}, {}
     for pk, number, *titles in sections:
         numbers[number.casefold()] = pk
         names[pk] = {_name_key(title) for title in titles if title}
-    for section_id, name in aliases:
+        for code, title in zip(languages.CODES, titles, strict=True):
+            if title:
+                spellings.setdefault(_name_key(title), (title, code))
+                # A title's last part is how judges say it: "Hidden Card Error" for "Game Play Error — …".
+                short = canonical(title).rsplit("—", 1)[-1].strip()
+                spellings.setdefault(_name_key(short), (short, code))
+    for section_id, name, code in aliases:
         names.setdefault(section_id, set()).add(_name_key(name))
-    joined = {pk: "\n".join(keys) for pk, keys in names.items()}  # a quick first test: is each term in some name?
-    return numbers, names, joined
+        spellings.setdefault(_name_key(name), (name, code))
+    return numbers, names, AllNames(names), spellings
+
+
+class AllNames:
+    """Every section's names in one text, a line each, to find which sections have a name holding a string
+    without a loop over the sections."""
+
+    def __init__(self, names):
+        self.starts, self.owners, lines = [], [], []
+        offset = 0
+        for pk, keys in names.items():
+            for key in keys:
+                self.starts.append(offset)
+                self.owners.append(pk)
+                lines.append(key)
+                offset += len(key) + 1
+        self.text = "\n".join(lines)
+
+    def owners_of(self, form):
+        found, at = set(), self.text.find(form)
+        while at != -1:
+            found.add(self.owners[bisect_right(self.starts, at) - 1])
+            at = self.text.find(form, at + 1)
+        return found
+
+
+_spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
+
+
+def spellings_of(section_spellings, terms):
+    """Names to suggest: the sections', then the termbase's names and variants."""
+    if _spellings[0] is not section_spellings or _spellings[1] is not terms:
+        combined = dict(section_spellings)
+        for term in terms:
+            for code, form in term.forms():  # a variant ("mulligans") suggests its term's name ("mulligan")
+                combined.setdefault(_name_key(form), (term.names.get(code, form), code))
+        _spellings[:] = [section_spellings, terms, Spellings(combined)]
+    return _spellings[2]
 
 
 class SectionNames:
@@ -51,31 +98,70 @@ class SectionNames:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT id, number, {', '.join(TITLE_FIELDS)} FROM {Section._meta.db_table} ORDER BY id")
             sections = tuple(cursor.fetchall())
-            cursor.execute(f"SELECT section_id, name FROM {Alias._meta.db_table} ORDER BY id")
+            cursor.execute(f"SELECT section_id, name, language FROM {Alias._meta.db_table} ORDER BY id")
             aliases = tuple(cursor.fetchall())
-        self.numbers, self.names, self.joined = _folded_names(sections, aliases)
+        self.numbers, self.names, self.all_names, self.section_spellings = _folded_names(sections, aliases)
 
     def named_by(self, text):
-        """The section that `text` is the number or the name of, if any."""
+        """The section that `text` is the number or the name of, if any; in traditional Chinese characters too."""
         key = _name_key(text)
+        pk = self._named_by_key(key)
+        if pk is None and simplified(key):
+            pk = self._named_by_key(_name_key(simplified(key)))
+        return Section.objects.get(pk=pk) if pk is not None else None
+
+    def _named_by_key(self, key):
         match = NUMBER.match(key)
         if match:
             pk = self.numbers.get(match.group("number") or match.group("appendix"))
         else:
             owners = [pk for pk, names in self.names.items() if key in names]
             pk = owners[0] if len(owners) == 1 else None
-        return Section.objects.get(pk=pk) if pk is not None else None
+        return pk
 
     def containing(self, terms):
-        """Sections whose names contain every term: how a reader finds a section that has no text yet."""
+        """Sections whose names contain every term (any of its forms): how a reader finds a section that has no
+        text yet."""
         if not terms:
             return []
+        candidates = None
+        for term in terms:
+            owners = set().union(*(self.all_names.owners_of(form) for form in term.forms if form))
+            candidates = owners if candidates is None else candidates & owners
+            if not candidates:
+                return []
         pks = [
             pk
-            for pk, names in self.names.items()
-            if all(term in self.joined[pk] for term in terms) and any(all(t in name for t in terms) for name in names)
+            for pk in sorted(candidates)
+            if any(all(any(form in name for form in term.forms) for term in terms) for name in self.names[pk])
         ]
         return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
+
+
+def _also_searched(terms):
+    """Each term's spelling in simplified characters and its term's names in every language, less what was typed:
+    so the reader sees why a result in another language or script came up."""
+    also = {}
+    for term in terms:
+        if (converted := simplified(term.text)) is not None:
+            also.setdefault(converted, "zh-hans")
+        if term.named is not None:
+            for code, name in term.named.names.items():
+                if fold(name) not in (term.text, simplified(term.text)):
+                    also.setdefault(name, code)
+    return [(name, languages.html_lang(code)) for name, code in also.items()]
+
+
+def _finds(query, termbase, page_language, by_like=False):
+    """Whether a single folded term, alone, finds anything."""
+
+    def finds(term):
+        search = backends.search_for(
+            expand([term], termbase), query.languages, query.kinds, page_language, by_like=by_like
+        )
+        return search.any()
+
+    return finds
 
 
 # Paragraphs and notes
@@ -118,6 +204,8 @@ class Results:
     page: int = 1
     groups: list = field(default_factory=list)
     sections: list = field(default_factory=list)
+    suggestions: list = field(default_factory=list)  # "Did you mean": [Suggestion]
+    also: list = field(default_factory=list)  # what else the query's terms were searched as: [(name, language)]
 
     @property
     def has_next(self):
@@ -135,11 +223,19 @@ class Results:
 def find(query, page_language, names=None, by_like=False):
     """The entries that contain every term of the query, one page of them, grouped by section in rank order."""
     names = names or SectionNames()
-    results = Results(page=query.page, sections=names.containing(query.terms))
+    termbase = vocabulary()
+    terms = expand(query.terms, termbase)
+    results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
-    search = backends.search_for(query.terms, query.languages, query.kinds, page_language, by_like=by_like)
+    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like=by_like)
+    forms = [form for term in terms for form in term.forms]
+    stems = {stem for term in terms for phrase in term.stems for stem in phrase.split()}
     results.total, ids = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    found_nothing = not results.total and not results.sections
+    finds = _finds(query, termbase, page_language, by_like)
+    spellings = spellings_of(names.section_spellings, termbase)
+    results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
     fields = ["id", "section_id", "note_id", "language", "kind", "text", "folded", "paragraph__key"]
     entries = {row["id"]: row for row in Entry.objects.filter(pk__in=ids).values(*fields)}
     sections = Section.objects.in_bulk({row["section_id"] for row in entries.values()})
@@ -155,7 +251,7 @@ def find(query, page_language, names=None, by_like=False):
                 language=row["language"],
                 kind=row["kind"],
                 is_note=row["note_id"] is not None,
-                snippet=snippet(row["text"], query.terms, row["language"], folded=row["folded"]),
+                snippet=snippet(row["text"], forms, row["language"], folded=row["folded"], stems=stems),
                 url=f"{group.url}#{row['paragraph__key']}",
             )
         )

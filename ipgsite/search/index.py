@@ -9,6 +9,7 @@ from ipgsite.ipg.models import Note, Paragraph
 
 from .folding import fold, grams
 from .models import Entry, Kind
+from .stemming import stems
 
 
 def entries_for(obj, field, paragraph, note=None):
@@ -27,6 +28,7 @@ def entries_for(obj, field, paragraph, note=None):
                 text=text,
                 folded=folded,
                 grams=grams(folded),
+                stems=stems(folded),
             )
         )
     return found

@@ -28,8 +28,9 @@ class EntryQuerySet(models.QuerySet):
 class Entry(models.Model):
     """One paragraph's text, or one note's body, in one language, as the search index holds it.
 
-    On SQLite, FTS5 tables index `folded` (trigrams) and `grams`; on PostgreSQL, GIN indexes do
-    (pg_trgm, and a tsvector of the grams). See search/migrations/0002 and search/backends.py.
+    On SQLite, FTS5 tables index `folded` and `stems` (trigrams) and `grams`; on PostgreSQL, GIN indexes do
+    (pg_trgm, a tsvector of the grams, and the `english` tsvector of `folded`). See search/migrations/0002 and
+    0004, and search/backends.py.
     """
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="+")
@@ -40,6 +41,9 @@ class Entry(models.Model):
     text = models.TextField(help_text=_("What a reader sees, as plain text."))
     folded = models.TextField(help_text=_("The text folded (NFKC, casefold): what queries match."))
     grams = models.TextField(blank=True, help_text=_("Its CJK characters and pairs of characters, for short queries."))
+    stems = models.TextField(
+        blank=True, help_text=_("The English stems of its Latin-script words, for inflected queries.")
+    )
 
     objects = EntryQuerySet.as_manager()
 

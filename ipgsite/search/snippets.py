@@ -1,9 +1,12 @@
 """A short piece of an entry's text around what matched, escaped, with the matches marked."""
 
-from django.utils.html import escape
+from functools import lru_cache
+from html import escape  # what django.utils.html.escape calls, without its lazy-string wrapper: 20 calls a result
+
 from django.utils.safestring import mark_safe
 
-from .folding import fold, fold_with_spans
+from .folding import CJK_LETTER, fold, fold_with_spans
+from .stemming import WORD, stem
 
 # How much text to show, in characters: CJK text says more per character.
 WIDTH = {"en": 180, "zh-hans": 80, "ja": 90}
@@ -11,8 +14,9 @@ BEFORE = {"en": 50, "zh-hans": 20, "ja": 22}
 ELLIPSIS = "…"
 
 
-def matched_spans(text, terms, folded=None):
-    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order.
+def matched_spans(text, terms, folded=None, stems=()):
+    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order; and each
+    word whose English stem is one of `stems` ("scries" for a query "scried").
 
     `folded` is the text's stored fold: when it is as long as the text, positions usually carry over
     one to one, which each match confirms; otherwise the text is folded again, keeping track of positions.
@@ -25,6 +29,8 @@ def matched_spans(text, terms, folded=None):
     if spans is None:
         folded, origin = fold_with_spans(text)
         spans = _find(folded, terms, lambda at: origin[at][0], lambda end: origin[end - 1][1])
+    if stems:
+        spans += [match.span() for match in WORD.finditer(text) if _stem_of(match.group()) in stems]
     merged = []
     for start, end in sorted(spans):
         if merged and (start <= merged[-1][1] or not text[merged[-1][1] : start].strip()):
@@ -32,6 +38,11 @@ def matched_spans(text, terms, folded=None):
         else:
             merged.append((start, end))
     return merged
+
+
+@lru_cache(maxsize=50_000)
+def _stem_of(word):
+    return None if CJK_LETTER.search(word) else stem(fold(word))
 
 
 def _find(folded, terms, start_of, end_of):
@@ -60,14 +71,18 @@ def _window(text, anchor, language):
     return start, end
 
 
-def snippet(text, terms, language, folded=None):
-    spans = matched_spans(text, terms, folded)
-    # Start near the most telling match: the first of the longest term ("Sphinx", not "of").
-    longest = matched_spans(text, [max(terms, key=len)], folded) if len(terms) > 1 else spans
+def snippet(text, terms, language, folded=None, stems=()):
+    """`terms`: the strings to mark wherever they occur; `stems`: the stems of the words to mark."""
+    spans = matched_spans(text, terms, folded, stems)
+    # Start near the most telling match: the first of the longest term found ("Sphinx", not "of").
+    found = [term for term in terms if term and term in (folded if folded is not None else fold(text))]
+    longest = matched_spans(text, [max(found, key=len)], folded) if len(found) > 1 else spans
     start, end = _window(text, longest[0] if longest else None, language)
     out = [ELLIPSIS] if start > 0 else []
     cursor = start
     for span_start, span_end in spans:
+        if span_start < end < span_end:  # a match the window would cut: end before it
+            end = max(span_start, cursor)
         span_start, span_end = max(span_start, start), min(span_end, end)
         if span_start >= span_end or span_start < cursor:
             continue

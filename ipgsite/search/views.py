@@ -25,6 +25,7 @@ def search(request):
         "previous_page_url": _page_url(query, query.page - 1) if query.terms and query.page > 1 else "",
         "next_page_url": _page_url(query, query.page + 1) if results.has_next else "",
         "query": query,
+        "suggestions": [(suggestion, _page_url(query, 1, text=suggestion.text)) for suggestion in results.suggestions],
         "search_query": query.text,
         "results": results,
         "max_length": MAX_LENGTH,
@@ -35,9 +36,11 @@ def search(request):
     return render(request, "search/search.html", context)
 
 
-def _page_url(query, page):
-    """Another page of the same results; built from the cleaned query, never echoing raw input."""
-    params = [("q", query.text), *(("language", c) for c in query.languages), *(("kind", k) for k in query.kinds)]
+def _page_url(query, page, text=None):
+    """Another page of the same results (or the first of another query with the same filters); built from the
+    cleaned query, never echoing raw input."""
+    params = [("q", text or query.text)]
+    params += [*(("language", c) for c in query.languages), *(("kind", k) for k in query.kinds)]
     if page > 1:
         params.append(("page", page))
     return "?" + urlencode(params)
