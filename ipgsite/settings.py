@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "ipgsite.search",
     "ipgsite.releases",
     "ipgsite.terms",
+    "ipgsite.finder",
 ]
 
 MIDDLEWARE = [

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
+from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
@@ -31,6 +32,9 @@ class StatusQuerySet(models.QuerySet):
 
     def of_terms(self):
         return self.filter(term__isnull=False)
+
+    def of_questions(self):
+        return self.filter(question__isnull=False)
 
     def needing_work(self):
         return self.filter(state__lt=State.TRANSLATED)
@@ -62,6 +66,8 @@ class Status(models.Model):
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses")
     # Or a term's name in one language: a status has one target, a paragraph or a term.
     term = models.ForeignKey(Term, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses")
+    # Or a finder question's wording (its text and answers) in one language.
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses")
     language = models.CharField(max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(choices=State.choices, default=State.MISSING)
     confirmed_source = models.TextField(
@@ -85,9 +91,16 @@ class Status(models.Model):
             models.UniqueConstraint(
                 fields=["term", "language"], condition=Q(term__isnull=False), name="one_status_per_term_language"
             ),
+            models.UniqueConstraint(
+                fields=["question", "language"],
+                condition=Q(question__isnull=False),
+                name="one_status_per_question_language",
+            ),
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
-                name="status_of_a_paragraph_or_a_term",
+                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
+                name="status_of_a_paragraph_a_term_or_a_question",
             ),
         ]
         permissions = [
@@ -98,7 +111,7 @@ class Status(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.paragraph or self.term} [{self.language}]: {self.get_state_display()}"
+        return f"{self.paragraph or self.term or self.question} [{self.language}]: {self.get_state_display()}"
 
     @property
     def is_source(self):
@@ -113,12 +126,17 @@ class ChangeQuerySet(models.QuerySet):
     def of_text(self, obj, code, field=None):
         if isinstance(obj, Term):
             return self.filter(term=obj, field=field or "name", language=code)
+        if isinstance(obj, Question):
+            return self.filter(question=obj, field=field or "text", language=code)
         field = "body" if isinstance(obj, Note) else "text"
         target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
         return self.filter(field=field, language=code, **target)
 
     def of_term(self, term):
         return self.filter(term=term).order_by("-at", "-pk")
+
+    def of_question(self, question):
+        return self.filter(question=question).order_by("-at", "-pk")
 
     def after_revision(self, revision):
         return self.filter(revision__gt=revision)
@@ -135,6 +153,7 @@ class Change(models.Model):
 
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="changes")
     term = models.ForeignKey(Term, on_delete=models.CASCADE, null=True, blank=True, related_name="changes")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, null=True, blank=True, related_name="changes")
     note = models.ForeignKey(Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     action = models.CharField(max_length=10, choices=Action.choices, default=Action.EDIT)
     field = models.CharField(max_length=20)
@@ -158,15 +177,16 @@ class Change(models.Model):
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
-                name="change_of_a_paragraph_or_a_term",
+                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
+                name="change_of_a_paragraph_a_term_or_a_question",
             ),
         ]
 
     def __str__(self):
-        return (
-            f"{self.paragraph or self.term} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
-        )
+        target = self.paragraph or self.term or self.question
+        return f"{target} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
 
     @property
     def who(self):
