@@ -20,6 +20,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("search/", include("ipgsite.search.urls")),
     path("changes/", include("ipgsite.releases.urls")),
+    path("finder/", include("ipgsite.finder.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,
 )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from ipgsite.caching.versions import content_version
+from ipgsite.finder.graph import finder_urls
 from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Section
 from ipgsite.releases.models import Release
@@ -18,7 +19,7 @@ from ipgsite.releases.models import Release
 ICON = "offline/icon.svg"
 # The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
 # exactly these, never a link it could find in a page, where translators' Markdown may have put it.
-ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON)
+ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON, "finder/finder.css")
 
 
 @require_safe
@@ -69,6 +70,10 @@ def pages(request):
         urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
         for section in Section.objects.in_reading_order():
             url = section.get_absolute_url()
+            urls.append(url)
+            if langs:
+                urls.append(f"{url}?langs={langs}")
+        for url in finder_urls():  # every step of the infraction finder, so it works offline too
             urls.append(url)
             if langs:
                 urls.append(f"{url}?langs={langs}")
