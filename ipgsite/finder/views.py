@@ -25,7 +25,7 @@ def _codes(request):
 
 
 def citations(cites, codes):
-    """Each cited paragraph with its text in each of `codes` (missing ones shown as missing, as the compare view does)."""
+    """Each cited paragraph with its text in each of `codes` (a missing one shown as missing, as compare does)."""
     fallback = len(codes) == 1
     return [
         {
