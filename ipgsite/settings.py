@@ -183,6 +183,7 @@ PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs"],
+    "terms:glossary": ["kind"],
     "api:outline": [],
     "api:section": [],
     # The empty form only: one page per query would let anyone push the real pages out of the cache.

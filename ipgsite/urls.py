@@ -6,6 +6,7 @@ from django.urls import include, path
 from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
 from ipgsite.releases import views as release_views
+from ipgsite.terms.sitemaps import GlossarySitemap
 
 urlpatterns = [
     path("admin/translate/", include("ipgsite.translations.urls")),
@@ -14,12 +15,18 @@ urlpatterns = [
     path("", include("ipgsite.offline.urls")),
     path("api/releases/", release_views.api_releases, name="api-releases"),
     path("api/", include("ipgsite.api.urls")),
-    path("sitemap.xml", sitemap, {"sitemaps": sitemaps}, name="django.contrib.sitemaps.views.sitemap"),
+    path(
+        "sitemap.xml",
+        sitemap,
+        {"sitemaps": {**sitemaps, "glossary": GlossarySitemap}},
+        name="django.contrib.sitemaps.views.sitemap",
+    ),
 ]
 
 urlpatterns += i18n_patterns(
     path("search/", include("ipgsite.search.urls")),
     path("changes/", include("ipgsite.releases.urls")),
+    path("glossary/", include("ipgsite.terms.urls")),
     path("finder/", include("ipgsite.finder.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,

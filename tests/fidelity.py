@@ -706,8 +706,9 @@ FORBIDDEN = {
     "table",
     "img",
 }
-# Site text shown with the official text, never part of it: labels, lag and change marks.
-LABELS = ("example-label", "missing-label", "column-name", "note-source", "lag", "changed-mark")
+# Site text shown with the official text, never part of it: labels, lag and change marks, a marked term's names in
+# the other languages (ipgsite/terms).
+LABELS = ("example-label", "missing-label", "column-name", "note-source", "lag", "changed-mark", "term-cards")
 
 
 def _markup(where, element, paragraphs):

@@ -13,8 +13,9 @@ class Node:
     def classes(self):
         return (self.attrs.get("class") or "").split()
 
-    def text(self):
-        parts = [c if isinstance(c, str) else c.text() for c in self.children]
+    def text(self, skip=()):
+        """The text, without that of descendants having one of the classes in `skip`."""
+        parts = [c if isinstance(c, str) else "" if set(c.classes) & set(skip) else c.text(skip) for c in self.children]
         return " ".join(" ".join(parts).split())
 
     def iter(self):

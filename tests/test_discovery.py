@@ -54,7 +54,7 @@ def test_the_sitemap_lists_every_section_in_every_language(client, ipg):
     assert response.status_code == 200
     xml = response.content.decode()
     locs = re.findall(r"<loc>([^<]+)</loc>", xml)
-    assert len(locs) == (30 + 2) * 3
+    assert len(locs) == (30 + 2 + 1) * 3  # sections, outline and penalties, the glossary
     for code in ("en", "zh-hans", "ja"):
         assert f"http://testserver/{code}/ipg/2.3/" in locs
         assert f"http://testserver/{code}/penalties/" in locs

@@ -25,13 +25,13 @@ def test_the_shipped_release_is_loaded_with_the_content(ipg):
 
 def test_an_old_release_shows_the_text_as_it_was_and_says_so(client, ipg):
     before = html(client, "/en/ipg/2.3/")
-    old = parse(before).by_id("example-b").text()
+    old = parse(before).by_id("example-b").text(skip=["term-cards"])  # not the marked terms' other names
     write("2.3", "example-b", "en", "A player scries three cards (edited after the release).")
     assert "edited after the release" in html(client, "/en/ipg/2.3/")
 
     page = html(client, f"/en/ipg/2.3/?release={FIRST}")
     assert "edited after the release" not in page
-    assert parse(page).by_id("example-b").text() == old
+    assert parse(page).by_id("example-b").text(skip=["term-cards"]) == old
     assert f"as it was in the IPG of {FIRST}" in page
     assert '<meta name="robots" content="noindex">' in page
     assert '<link rel="canonical" href="http://testserver/en/ipg/2.3/">' in page

@@ -154,3 +154,18 @@ def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):
     assert 'ja = "予期する"' in text and '"予期" =' not in text
     call_command("loadcontent", str(content), stdout=StringIO())
     assert Term.objects.get(key="anticipate").name_ja == "予期する"
+
+
+def test_export_after_a_paragraph_was_deleted_loads_again(ipg, content):
+    """A place in a paragraph deleted since goes with it: the exported file is consistent."""
+    from edits import delete
+    from ipgsite.ipg.models import Paragraph
+    from ipgsite.translations import writing
+
+    term = Term.objects.get(key="hand")
+    found = {**term.found, "hand": [*term.found["hand"], "2.4#example-c"]}  # "A player keeps her hand, …"
+    writing.save_structure(term, {"found": found}, by=writing.CONTENT_FILES)
+    delete(Paragraph.objects.get(section__number="2.4", key="example-c"))
+    call_command("exportcontent", str(content), stdout=StringIO())
+    assert "2.4#example-c" not in (content / "terms.toml").read_text()
+    call_command("loadcontent", str(content), stdout=StringIO())

@@ -205,6 +205,9 @@ def dump_terms(docs):
 
 def documents_from_database():
     """The database's terms as documents, in the file's order."""
+    from ipgsite.ipg.models import Paragraph
+
+    paragraphs = {f"{number}#{key}" for number, key in Paragraph.objects.values_list("section__number", "key")}
     docs = []
     for term in Term.objects.order_by("order", "key").select_related("defined_in__section"):
         defined = term.defined_in
@@ -216,8 +219,12 @@ def documents_from_database():
             inflections={code: forms for code in languages.CODES if (forms := term.inflections_in(code))},
             defined_at=f"{defined.section.number}#{defined.key}" if defined else "",
         )
-        # Where a form no longer in the termbase (a name edited since) was found goes with it.
+        # Where a form no longer in the termbase (a name edited since) was found goes with it, and so does a
+        # paragraph deleted since.
         forms = {form for _code, form in doc.forms()}
-        doc.found = {form: list(places) for form, places in (term.found or {}).items() if form in forms}
+        for form, places in (term.found or {}).items():
+            kept = [place for place in places if "#" not in place or place in paragraphs]
+            if form in forms and kept:
+                doc.found[form] = kept
         docs.append(doc)
     return docs

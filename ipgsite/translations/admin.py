@@ -26,12 +26,24 @@ from .permissions import can_edit_structure, translatable_languages
 
 @admin.register(Status)
 class StatusAdmin(ReadOnlyAdmin):
-    list_display = ["paragraph", "language", "state", "confirmed_by", "confirmed_at", "reviewed_by", "translate"]
+    list_display = [
+        "paragraph",
+        "term",
+        "language",
+        "state",
+        "confirmed_by",
+        "confirmed_at",
+        "reviewed_by",
+        "translate",
+    ]
     list_filter = ["language", "state", "paragraph__section"]
-    list_select_related = ["paragraph__section", "confirmed_by", "reviewed_by"]
+    list_select_related = ["paragraph__section", "term", "confirmed_by", "reviewed_by"]
 
     @admin.display(description=gettext_lazy("translate"))
     def translate(self, status):
+        if status.term_id:
+            url = reverse("admin:terms_term_change", args=[status.term_id])
+            return format_html('<a href="{}">{}</a>', url, _("translate"))
         url = reverse("translations:translate", args=[status.paragraph.section.number, status.language])
         return format_html('<a href="{}#{}">{}</a>', url, status.paragraph.key, _("translate"))
 

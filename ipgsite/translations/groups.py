@@ -22,6 +22,9 @@ TRANSLATOR_PERMISSIONS = [
     ("ipg", "view_alias"),
     ("translations", "view_status"),
     ("translations", "view_change"),
+    ("terms", "view_term"),
+    ("terms", "change_term"),
+    ("terms", "view_occurrence"),
 ]
 
 
@@ -45,6 +48,7 @@ def ensure_groups(apps):
     # Statuses are derived and history is append-only: editors view them, like translators.
     editors.permissions.add(
         *Permission.objects.filter(content_type__app_label="ipg"),
+        *Permission.objects.filter(content_type__app_label="terms"),
         *permissions(
             [("translations", "view_status"), ("translations", "view_change"), ("translations", "edit_structure")]
         ),

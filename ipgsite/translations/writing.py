@@ -344,6 +344,8 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
             return False
         if field == "name" and text:
             _refuse_shared_form(obj, code, text)
+        if field == "name" and not text and not any(obj.name_in(other) for other in languages.others(code)):
+            raise ValidationError(_("A term keeps at least one name; an editor deletes a term that has none."))
         edit = Edit(
             obj=obj,
             language=code,

@@ -68,10 +68,24 @@
     });
   }
 
+  function initTerms() {
+    // A marked term opens its names in the other languages in place; without this script it links to the glossary.
+    document.addEventListener("click", function (event) {
+      var mark = event.target.closest ? event.target.closest("a.term") : null;
+      if (!mark) return;
+      var card = document.getElementById(mark.getAttribute("aria-controls"));
+      if (!card) return;
+      event.preventDefault();
+      card.hidden = !card.hidden;
+      mark.setAttribute("aria-expanded", card.hidden ? "false" : "true");
+    });
+  }
+
   window.addEventListener("beforeprint", function () { setNotes(true, document.querySelector(".toggle-notes")); });
   document.addEventListener("DOMContentLoaded", function () {
     initNotes();
     initPermalinks();
     initLanguageSwitch();
+    initTerms();
   });
 })();

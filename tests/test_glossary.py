@@ -1,0 +1,122 @@
+"""/<lang>/glossary/: every term with its three names side by side, grouped by kind, its definition, where used."""
+
+import pytest
+
+from ipgsite.terms.models import Term
+from ipgsite.translations import writing
+from pages import parse
+
+
+def glossary(client, url="/en/glossary/"):
+    response = client.get(url)
+    assert response.status_code == 200
+    return parse(response.content.decode())
+
+
+def entry(root, key):
+    found = root.by_id(key)
+    assert found is not None, key
+    return found
+
+
+def names(article):
+    return {
+        div.find("dt").text(): (div.find("dd").text(), div.find("dd").attrs.get("lang"), div.find("dd").classes)
+        for div in article.find("dl", class_="term-names").find_all("div")
+    }
+
+
+def test_every_term_is_listed_once_grouped_by_kind(client, ipg):
+    root = glossary(client)
+    groups = root.find_all("section", class_="glossary-kind")
+    assert [g.attrs["id"] for g in groups] == ["kind-infraction", "kind-game-term", "kind-card"]
+    listed = [a.attrs["id"] for g in groups for a in g.find_all("article")]
+    assert sorted(listed) == sorted(Term.objects.values_list("key", flat=True))
+    infractions = [a.attrs["id"] for a in groups[0].find_all("article")]
+    assert "hidden-card-error" in infractions and "mulligan" not in infractions
+    assert "dark-confidant" in [a.attrs["id"] for a in groups[2].find_all("article")]
+
+
+def test_an_entry_shows_the_three_names_side_by_side_each_with_its_lang(client, ipg):
+    article = entry(glossary(client, "/ja/glossary/"), "mulligan")
+    shown = names(article)
+    assert shown["English"][:2] == ("mulligan", "en")
+    assert shown["简体中文"][:2] == ("再调度", "zh-Hans")
+    assert shown["日本語"][:2] == ("マリガン", "ja")
+    assert article.find("h3").text() == "マリガン" and article.find("h3").attrs["lang"] == "ja"
+
+
+def test_a_missing_name_is_shown_as_missing(client, ipg):
+    shown = names(entry(glossary(client, "/zh-hans/glossary/"), "disguise"))
+    value, lang, classes = shown["日本語"]
+    assert "missing" in classes and lang is None and value == "缺失"
+    assert shown["English"][0] == "disguise"
+
+
+def test_the_definition_is_the_defining_paragraphs_text_in_the_page_language_linked(client, ipg):
+    article = entry(glossary(client, "/zh-hans/glossary/"), "hidden-card-error")
+    definition = article.find("div", class_="term-definition")
+    assert definition.find("a").attrs["href"] == "/zh-hans/ipg/2.3/#definition-1"
+    quote = definition.find("blockquote")
+    assert quote.attrs["lang"] == "zh-Hans"
+    assert quote.text().startswith("牌手在游戏中发生失误")
+
+
+def test_a_definition_missing_in_the_page_language_says_which_language_it_is_shown_in(client, ipg):
+    article = entry(glossary(client, "/en/glossary/"), "missed-trigger")
+    definition = article.find("div", class_="term-definition")
+    assert definition.find("blockquote").attrs["lang"] == "ja"
+    assert "Not yet translated into English; shown in 日本語." in definition.text()
+
+
+def test_a_term_without_a_defining_paragraph_says_so_and_invents_nothing(client, ipg):
+    article = entry(glossary(client), "library")
+    assert article.find("div", class_="term-definition") is None
+    assert "No paragraph of the IPG on this site defines it." in article.text()
+
+
+def test_the_sections_that_use_a_term_are_listed_and_linked(client, ipg):
+    article = entry(glossary(client), "mulligan")
+    links = [a.attrs["href"] for a in article.find("p", class_="term-sections").find_all("a")]
+    assert links == ["/en/ipg/2.4/#definition-1"]  # 2.3 names it only inside 〔マリガン手順の誤り〕, a note
+    scry = [a.attrs["href"] for a in entry(glossary(client), "scry").find("p", class_="term-sections").find_all("a")]
+    assert [href.split("#")[0] for href in scry] == ["/en/ipg/2.3/", "/en/ipg/2.4/"]
+    cheating = entry(glossary(client), "cheating")
+    assert [a.attrs["href"] for a in cheating.find("p", class_="term-sections").find_all("a")][0].startswith(
+        "/en/ipg/2.1/#"
+    )
+
+
+def test_a_term_no_official_text_uses_says_so(client, ipg):
+    term = writing.save_structure(Term(key="test-term"), {"kind": "card", "order": 99}, by=writing.CONTENT_FILES)
+    writing.write_text(term, "en", "Zzyzx Test Card", by=writing.CONTENT_FILES, base_revision=term.revision)
+    article = entry(glossary(client), "test-term")
+    assert "No official text on this site uses it yet." in article.text()
+
+
+def test_the_kind_filter_and_bad_input(client, ipg):
+    root = glossary(client, "/en/glossary/?kind=card")
+    assert [g.attrs["id"] for g in root.find_all("section", class_="glossary-kind")] == ["kind-card"]
+    for bad in ("?kind=spell", "?kind=%00", "?kind=" + "x" * 5000):
+        assert client.get("/en/glossary/" + bad).status_code == 404
+    assert client.get("/xx/glossary/").status_code == 404
+    assert client.post("/en/glossary/").status_code == 405
+
+
+def test_a_name_a_translator_adds_shows_at_once(client, ipg, django_user_model):
+    term = Term.objects.get(key="disguise")
+    writing.write_text(term, "ja", "変装", by=writing.CONTENT_FILES, base_revision=term.revision)
+    assert names(entry(glossary(client), "disguise"))["日本語"][:2] == ("変装", "ja")
+
+
+def test_the_glossary_is_in_the_sitemap_in_every_language(client, ipg):
+    xml = client.get("/sitemap.xml").content.decode()
+    for code in ("en", "zh-hans", "ja"):
+        assert f"/{code}/glossary/</loc>" in xml
+
+
+@pytest.mark.parametrize("code", ["en", "zh-hans", "ja"])
+def test_the_page_is_in_the_interface_language(client, ipg, code):
+    root = glossary(client, f"/{code}/glossary/")
+    heading = {"en": "Glossary", "zh-hans": "术语表", "ja": "用語集"}[code]
+    assert root.find("h1").text() == heading

@@ -1,0 +1,145 @@
+"""Terms are written like paragraphs: translators add their languages' names, editors the rest; rights are judged by
+what is stored, edits cannot overwrite each other, and every change has a revision, a history and a status."""
+
+import json
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from ipgsite.terms.models import Term
+from ipgsite.translations import writing
+from ipgsite.translations.models import Change, State, Status
+from people import admin_form_data, client_for, editor, translator
+
+
+def term(key):
+    return Term.objects.get(key=key)
+
+
+def state(key, code):
+    return Status.objects.get(term__key=key, language=code).state
+
+
+def test_a_translator_adds_their_languages_name_with_history_and_status(ipg):
+    person = translator("ja")
+    disguise = term("disguise")
+    assert state("disguise", "ja") == State.MISSING
+    assert writing.write_text(disguise, "ja", "変装(テスト)", by=person, base_revision=disguise.revision)
+    assert term("disguise").name_ja == "変装(テスト)"
+    assert term("disguise").revision == disguise.revision + 1
+    change = Change.objects.of_term(disguise).first()
+    assert (change.user, change.field, change.language, change.before, change.after) == (
+        person,
+        "name",
+        "ja",
+        "",
+        "変装(テスト)",
+    )
+    assert state("disguise", "ja") == State.TRANSLATED
+
+
+def test_a_translator_may_not_write_another_languages_name_nor_the_structure(ipg):
+    person = translator("ja")
+    hand = term("hand")
+    with pytest.raises(PermissionDenied):
+        writing.write_text(hand, "zh-hans", "手(测试)", by=person, base_revision=hand.revision)
+    with pytest.raises(PermissionDenied):
+        writing.save_structure(hand, {"kind": "card"}, by=person)
+    with pytest.raises(PermissionDenied):
+        writing.save_structure(Term(key="new-term"), {"kind": "card", "order": 99}, by=person)
+    with pytest.raises(PermissionDenied):
+        writing.delete(hand, by=person)
+    assert term("hand").name_zh_hans == "手牌" and term("hand").kind == "game-term"
+    # The allowed case: an editor may.
+    assert writing.save_structure(hand, {"kind": "card"}, by=editor()).kind == "card"
+
+
+def test_an_english_name_change_outdates_the_translations_until_they_are_saved_again(ipg):
+    library = term("library")
+    writing.write_text(library, "en", "library (test)", by=editor(), base_revision=library.revision)
+    assert state("library", "zh-hans") == state("library", "ja") == State.OUTDATED
+    library = term("library")
+    writing.write_text(library, "ja", "ライブラリー(テスト)", by=translator("ja"), base_revision=library.revision)
+    assert state("library", "ja") == State.TRANSLATED and state("library", "zh-hans") == State.OUTDATED
+
+
+def test_a_lost_update_is_refused_with_both_versions(ipg):
+    scry = term("scry")
+    opened = scry.revision
+    writing.write_text(scry, "zh-hans", "占卜(甲)", by=translator("zh-hans", "first"), base_revision=opened)
+    with pytest.raises(writing.Conflict) as conflict:
+        writing.write_text(scry, "zh-hans", "占卜(乙)", by=translator("zh-hans", "second"), base_revision=opened)
+    assert (conflict.value.theirs, conflict.value.yours) == ("占卜(甲)", "占卜(乙)")
+    assert term("scry").name_zh_hans == "占卜(甲)"
+    # Another language of the same term is no conflict.
+    assert writing.write_text(scry, "ja", "占術(テスト)", by=translator("ja"), base_revision=opened)
+
+
+def test_names_are_cleaned_and_never_shared(ipg):
+    hand, chief = term("hand"), editor()
+    with pytest.raises(ValidationError):
+        writing.write_text(hand, "en", "hand\nhands", by=chief, base_revision=hand.revision)
+    with pytest.raises(ValidationError, match="already the name of the term library"):
+        writing.write_text(hand, "en", "LIBRARY", by=chief, base_revision=hand.revision)
+    with pytest.raises(ValidationError):
+        writing.write_text(hand, "en", "x" * 201, by=chief, base_revision=hand.revision)
+    assert writing.write_text(hand, "en", "  hand  ", by=chief, base_revision=hand.revision) is False  # unchanged
+    writing.write_text(hand, "en", "hands\n\nhands\n hand ", by=chief, base_revision=hand.revision, field="variants")
+    assert term("hand").variants_in("en") == ["hands", "hand"]
+
+
+def test_terms_change_only_through_the_write_path(ipg):
+    hand = term("hand")
+    hand.name_en = "changed outside"
+    with pytest.raises(writing.OutsideTheWritePath):
+        hand.save()
+
+
+def test_the_admin_lets_a_translator_edit_their_name_and_refuses_another_language(ipg):
+    person = translator("ja")
+    client = client_for(person)
+    disguise = term("disguise")
+    url = f"/admin/terms/term/{disguise.pk}/change/"
+    page = client.get(url)
+    assert page.status_code == 200
+    data = admin_form_data(page)
+    assert "name_zh_hans" not in data and "kind" not in data  # shown read-only
+    data["name_ja"] = "変装(テスト)"
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert term("disguise").name_ja == "変装(テスト)"
+    assert Change.objects.of_term(disguise).filter(user=person, language="ja").exists()
+    # The Chinese name, posted anyway, is refused: rights follow the stored term, not the form.
+    data["name_zh_hans"] = "伪装(测试)"
+    assert client.post(url, data).status_code == 403
+    assert term("disguise").name_zh_hans == "伪装"
+
+
+def test_the_admin_shows_a_terms_history_and_statuses(ipg):
+    client = client_for(editor())
+    page = client.get(f"/admin/terms/term/{term('mulligan').pk}/change/").content.decode()
+    assert "content files" in page and "再调度" in page
+    assert "ja: translated" in page
+
+
+def test_an_editor_adds_a_term_in_the_admin(ipg):
+    client = client_for(editor())
+    page = client.get("/admin/terms/term/add/")
+    data = admin_form_data(page)
+    data.update(
+        {"key": "test-term", "kind": "card", "order": "99", "name_en": "Zzyzx Test Card", "found": json.dumps({})}
+    )
+    response = client.post("/admin/terms/term/add/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    created = term("test-term")
+    assert created.name_en == "Zzyzx Test Card"
+    assert Change.objects.of_term(created).get().after == "Zzyzx Test Card"
+    assert state("test-term", "en") == State.TRANSLATED and state("test-term", "ja") == State.MISSING
+
+
+def test_a_terms_last_name_cannot_be_removed(ipg):
+    trigger = term("missed-trigger")  # named in Japanese only
+    with pytest.raises(ValidationError, match="at least one name"):
+        writing.write_text(trigger, "ja", "", by=translator("ja"), base_revision=trigger.revision)
+    disguise = term("disguise")  # the allowed case: another language keeps a name
+    assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
