@@ -100,3 +100,16 @@ def test_a_translator_in_the_admin_words_their_language_only(ipg):
     crafted = {**data, "text_zh_hans": "改写", "base_revision": question().revision}
     assert client.post(url, crafted).status_code == 403
     assert question().text_zh_hans == "此失误是否与触发式异能有关?"
+
+
+def test_the_dashboard_counts_the_finders_questions_by_status_and_links_to_them(ipg):
+    q = question()
+    writing.write_text(q, "en", "Does a triggered ability come into it?", by=editor(), base_revision=q.revision)
+    client = client_for(translator("ja"))
+    html = client.get("/admin/translate/").content.decode()
+    table = html[html.index('class="tr-table finder-wording"') :]
+    table = table[: table.index("</table>")]
+    outdated = table.count('tr-state-outdated"><span class="tr-state-label">outdated</span> <span class="tr-count">1<')
+    assert outdated == 2  # the Chinese and the Japanese wording of the question whose English changed
+    assert "/admin/finder/question/" in html
+    assert client.get("/admin/finder/question/").status_code == 200

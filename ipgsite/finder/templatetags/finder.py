@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import get_language
 
+from ipgsite.ipg import languages
+
 from ..graph import Graph, step_url
 from ..matching import matching_steps
 from ..views import _wording
@@ -39,3 +41,19 @@ def finder_matches(text):
         {"href": step_url(m.answers), "question": _wording(m.question.text_in, code)} for m in matching_steps(text)
     ]
     return {"steps": steps, "start_url": step_url(())}
+
+
+@register.inclusion_tag("finder/dashboard.html")
+def finder_wording_counts():
+    """On the translators' dashboard: the finder's questions by status in each language, and where to word them."""
+    from ipgsite.translations.models import State, Status
+
+    counts = {}
+    for code, state in Status.objects.of_questions().values_list("language", "state"):
+        counts.setdefault(code, {}).setdefault(state, 0)
+        counts[code][state] += 1
+    columns = [
+        (code, languages.html_lang(code), languages.name(code), [(s, counts.get(code, {}).get(s, 0)) for s in State])
+        for code in languages.CODES
+    ]
+    return {"columns": columns, "total": sum(counts.get(languages.SOURCE, {}).values())}
