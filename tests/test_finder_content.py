@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from ipgsite.finder.models import Outcome, Question
-from ipgsite.translations.models import Change, Status
+from ipgsite.translations.models import Change, State, Status
 
 
 @pytest.fixture
@@ -152,7 +152,7 @@ def test_a_language_marked_missing_is_accepted_and_exported_as_missing(ipg, cont
     call_command("loadcontent", str(content), stdout=StringIO())
     trigger = Question.objects.get(key="trigger")
     assert trigger.text_in("ja") == "" and all(trigger.answers_in("ja"))
-    assert Status.objects.get(question=trigger, language="ja").get_state_display() == "missing"
+    assert Status.objects.get(question=trigger, language="ja").state == State.MISSING
     out = tmp_path / "out"
     call_command("exportcontent", str(out), stdout=StringIO())
     assert (out / "finder.toml").read_bytes() == path.read_bytes()

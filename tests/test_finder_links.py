@@ -79,7 +79,6 @@ def test_the_offline_copy_holds_every_finder_step(client, ipg, query):
     assert set(steps) <= set(data["pages"])
     if data["langs"]:
         assert {f"{url}?langs={data['langs']}" for url in steps} <= set(data["pages"])
-    assert any(asset.endswith("finder/finder.css") for asset in data["assets"])
 
 
 def test_a_question_without_wording_in_the_page_language_is_shown_in_english_and_labelled(client, ipg, tmp_path):

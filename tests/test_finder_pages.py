@@ -169,3 +169,13 @@ def test_every_outcome_section_is_an_infraction_with_its_own_penalty(ipg):
     graph = Graph.stored()
     for outcome in graph.outcomes.values():
         assert outcome.section.penalty == Section.objects.get(number=outcome.section.number).penalty != ""
+
+
+def test_a_section_deleted_in_the_admin_takes_its_outcomes_and_their_steps_with_it(client, ipg):
+    from ipgsite.translations import writing
+    from people import editor
+
+    writing.delete(Section.objects.get(number="2.2"), by=editor())
+    assert client.get("/en/finder/in-game/no-trigger/seen-only/").status_code == 404
+    assert client.get("/en/finder/in-game/no-trigger/").status_code == 200  # the question is still asked
+    assert client.get(HCE).status_code == 200

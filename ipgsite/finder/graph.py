@@ -44,6 +44,8 @@ class Graph:
         if key not in memo:
             if key in self.outcomes:
                 memo[key] = {key}
+            elif key not in self.questions:  # an outcome deleted with its section since the graph was loaded
+                memo[key] = set()
             else:
                 memo[key] = set().union(*(self.outcomes_from(c["next"], memo) for c in self.questions[key].choices))
         return memo[key]
@@ -63,6 +65,8 @@ class Graph:
             index = keys.index(answer)
             taken.append(Taken(question=question, index=index, before=tuple(answers[:n])))
             key = question.choices[index]["next"]
+        if self.node(key) is None:  # an outcome deleted with its section since the graph was loaded
+            raise Http404(f"No step at {'/'.join(answers)}.")
         return Step(graph=self, node=self.node(key), taken=taken)
 
     def paths(self):
@@ -71,6 +75,8 @@ class Graph:
         def from_node(key, so_far):
             if key in self.outcomes:
                 yield so_far
+                return
+            if key not in self.questions:
                 return
             for choice in self.questions[key].choices:
                 yield from from_node(choice["next"], (*so_far, choice["key"]))

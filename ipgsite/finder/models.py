@@ -52,7 +52,8 @@ class Outcome(models.Model):
 
     key = models.CharField(max_length=64, unique=True, validators=[node_key_validator])
     order = models.PositiveIntegerField(default=0)
-    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="finder_outcomes")
+    # A section a load removes takes its outcomes with it; the load's graph no longer names it (checkcontent).
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="finder_outcomes")
     cites = models.JSONField(default=list)
 
     class Meta:

@@ -19,7 +19,7 @@ from ipgsite.releases.models import Release
 ICON = "offline/icon.svg"
 # The static files the saved pages use (templates/base.html), and nothing else: the service worker saves
 # exactly these, never a link it could find in a page, where translators' Markdown may have put it.
-ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON, "finder/finder.css")
+ASSETS = ("css/site.css", "js/site.js", "offline/offline.js", ICON)
 
 
 @require_safe

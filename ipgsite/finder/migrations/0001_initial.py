@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
                 ('key', models.CharField(max_length=64, unique=True, validators=[django.core.validators.RegexValidator('^[a-z0-9]+(?:-[a-z0-9]+)*$', 'A key is lowercase letters and digits joined by hyphens, e.g. seen-not-added.')])),
                 ('order', models.PositiveIntegerField(default=0)),
                 ('cites', models.JSONField(default=list)),
-                ('section', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='finder_outcomes', to='ipg.section')),
+                ('section', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='finder_outcomes', to='ipg.section')),
             ],
             options={
                 'ordering': ['order', 'key'],
