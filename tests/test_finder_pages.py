@@ -179,3 +179,17 @@ def test_a_section_deleted_in_the_admin_takes_its_outcomes_and_their_steps_with_
     assert client.get("/en/finder/in-game/no-trigger/seen-only/").status_code == 404
     assert client.get("/en/finder/in-game/no-trigger/").status_code == 200  # the question is still asked
     assert client.get(HCE).status_code == 200
+
+
+def test_a_cited_paragraphs_commentary_is_offered_folded_and_marked_as_commentary(client, ipg):
+    page = parse(client.get("/en/finder/in-game/no-trigger/").content)
+    quote = page.find("blockquote", class_="finder-citation")
+    details = quote.find("details", class_="notes")
+    assert details is not None and details.attrs.get("open") is None
+    aside = details.find("aside", class_="note")
+    assert "Commentary, not official text" in aside.find("p", class_="note-source").text()
+    body = aside.find("div", class_="note-body")
+    assert body.attrs["lang"] == "ja" and "過剰なカードを見た" in body.text()
+    # a paragraph without commentary has no fold
+    page = parse(client.get("/en/finder/pre-game/").content)
+    assert page.find("blockquote", class_="finder-citation").find("details") is None

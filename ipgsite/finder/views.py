@@ -6,7 +6,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages
-from ipgsite.ipg.reading import shown_text
+from ipgsite.ipg.reading import note_texts, shown_text
 
 from .graph import Graph, cited_paragraphs, step_url
 
@@ -32,6 +32,9 @@ def citations(cites, codes):
             "paragraph": paragraph,
             "section": paragraph.section,
             "texts": [shown_text(paragraph, "text", code, fallback=fallback) for code in codes],
+            # the annotated editions' commentary on it (the Japanese edition's note on 2.3 definition-2 discusses
+            # where Looking at Extra Cards ends and Hidden Card Error begins), marked as commentary
+            "notes": [(note, note_texts(note, codes)) for note in paragraph.notes.order_by("order")],
         }
         for paragraph in cited_paragraphs(cites)
     ]
