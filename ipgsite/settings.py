@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "ipgsite.releases",
     "ipgsite.study",
     "ipgsite.terms",
+    "ipgsite.finder",
 ]
 
 MIDDLEWARE = [
@@ -198,6 +199,8 @@ PAGE_CACHE_VIEWS = {
     "offline:service-worker": [],
     "offline:manifest": ["lang"],
     "offline:pages": ["lang", "langs"],
+    "finder:start": ["langs"],
+    "finder:step": ["langs"],
 }
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from ipgsite.caching.versions import content_version
+from ipgsite.finder.graph import finder_urls
 from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Section
 from ipgsite.releases.models import Release
@@ -77,6 +78,10 @@ def pages(request):
         urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
         for section in Section.objects.in_reading_order():
             url = section.get_absolute_url()
+            urls.append(url)
+            if langs:
+                urls.append(f"{url}?langs={langs}")
+        for url in finder_urls():  # every step of the infraction finder, so it works offline too
             urls.append(url)
             if langs:
                 urls.append(f"{url}?langs={langs}")

@@ -29,6 +29,7 @@ class StatusAdmin(ReadOnlyAdmin):
     list_display = [
         "paragraph",
         "term",
+        "question",
         "language",
         "state",
         "confirmed_by",
@@ -37,12 +38,15 @@ class StatusAdmin(ReadOnlyAdmin):
         "translate",
     ]
     list_filter = ["language", "state", "paragraph__section"]
-    list_select_related = ["paragraph__section", "term", "confirmed_by", "reviewed_by"]
+    list_select_related = ["paragraph__section", "term", "question", "confirmed_by", "reviewed_by"]
 
     @admin.display(description=gettext_lazy("translate"))
     def translate(self, status):
         if status.term_id:
             url = reverse("admin:terms_term_change", args=[status.term_id])
+            return format_html('<a href="{}">{}</a>', url, _("translate"))
+        if status.question_id:
+            url = reverse("admin:finder_question_change", args=[status.question_id])
             return format_html('<a href="{}">{}</a>', url, _("translate"))
         url = reverse("translations:translate", args=[status.paragraph.section.number, status.language])
         return format_html('<a href="{}#{}">{}</a>', url, status.paragraph.key, _("translate"))

@@ -25,6 +25,9 @@ TRANSLATOR_PERMISSIONS = [
     ("terms", "view_term"),
     ("terms", "change_term"),
     ("terms", "view_occurrence"),
+    ("finder", "view_question"),
+    ("finder", "change_question"),
+    ("finder", "view_outcome"),
 ]
 
 
@@ -49,6 +52,7 @@ def ensure_groups(apps):
     editors.permissions.add(
         *Permission.objects.filter(content_type__app_label="ipg"),
         *Permission.objects.filter(content_type__app_label="terms"),
+        *Permission.objects.filter(content_type__app_label="finder"),
         *permissions(
             [("translations", "view_status"), ("translations", "view_change"), ("translations", "edit_structure")]
         ),

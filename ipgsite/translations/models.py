@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Count, F, Q
 from django.utils.translation import gettext_lazy as _
 
+from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
@@ -57,6 +58,9 @@ class StatusQuerySet(models.QuerySet):
     def of_terms(self):
         return self.filter(term__isnull=False)
 
+    def of_questions(self):
+        return self.filter(question__isnull=False)
+
     def needing_work(self):
         return self.filter(state__lt=State.TRANSLATED)
 
@@ -107,9 +111,13 @@ class Status(models.Model):
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("note")
     )
-    # Or a term's name in one language: a status has one target, a paragraph (or a note on it) or a term.
+    # Or a term's name in one language: a status has one target, a paragraph (or a note on it), a term or a
+    # finder question's wording (its text and answers).
     term = models.ForeignKey(
         Term, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("term")
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("question")
     )
     language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(_("status"), choices=State.choices, default=State.MISSING)
@@ -154,9 +162,16 @@ class Status(models.Model):
             models.UniqueConstraint(
                 fields=["term", "language"], condition=Q(term__isnull=False), name="one_status_per_term_language"
             ),
+            models.UniqueConstraint(
+                fields=["question", "language"],
+                condition=Q(question__isnull=False),
+                name="one_status_per_question_language",
+            ),
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
-                name="status_of_a_paragraph_or_a_term",
+                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
+                name="status_of_a_paragraph_a_term_or_a_question",
             ),
         ]
         permissions = [
@@ -167,8 +182,8 @@ class Status(models.Model):
         ]
 
     def __str__(self):
-        if self.term_id:
-            return f"{self.term} [{self.language}]: {self.get_state_display()}"
+        if self.term_id or self.question_id:
+            return f"{self.term or self.question} [{self.language}]: {self.get_state_display()}"
         of = f"note {self.note_id} on {self.paragraph}" if self.note_id else str(self.paragraph)
         return f"{of} [{self.language}]: {self.get_state_display()}"
 
@@ -185,12 +200,17 @@ class ChangeQuerySet(models.QuerySet):
     def of_text(self, obj, code, field=None):
         if isinstance(obj, Term):
             return self.filter(term=obj, field=field or "name", language=code)
+        if isinstance(obj, Question):
+            return self.filter(question=obj, field=field or "text", language=code)
         field = "body" if isinstance(obj, Note) else "text"
         target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
         return self.filter(field=field, language=code, **target)
 
     def of_term(self, term):
         return self.filter(term=term).order_by("-at", "-pk")
+
+    def of_question(self, question):
+        return self.filter(question=question).order_by("-at", "-pk")
 
     def after_revision(self, revision):
         return self.filter(revision__gt=revision)
@@ -206,6 +226,7 @@ class Change(models.Model):
         NAME = "name", _("name")
         VARIANTS = "variants", _("variants")
         INFLECTIONS = "inflections", _("grammatical forms")
+        ANSWERS = "answers", _("answers")
 
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
@@ -218,6 +239,9 @@ class Change(models.Model):
     term = models.ForeignKey(
         Term, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("term")
     )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("question")
+    )
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", verbose_name=_("note")
     )
@@ -229,7 +253,7 @@ class Change(models.Model):
     # For a note added or deleted: what it takes to delete or recreate it.
     note_data = models.JSONField(_("note data"), default=dict, blank=True)
     revision = models.PositiveIntegerField(
-        _("revision"), help_text=_("The paragraph's, note's or term's revision after this change.")
+        _("revision"), help_text=_("The paragraph's, note's, term's or question's revision after this change.")
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -261,15 +285,16 @@ class Change(models.Model):
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True) | Q(paragraph__isnull=True, term__isnull=False),
-                name="change_of_a_paragraph_or_a_term",
+                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
+                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
+                name="change_of_a_paragraph_a_term_or_a_question",
             ),
         ]
 
     def __str__(self):
-        return (
-            f"{self.paragraph or self.term} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
-        )
+        target = self.paragraph or self.term or self.question
+        return f"{target} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
 
     @property
     def who(self):

@@ -1,4 +1,4 @@
-"""The translators' groups follow every migrate; paragraphs, notes and terms change only through `writing`.
+"""The translators' groups follow every migrate; paragraphs, notes, terms and the finder change only through `writing`.
 
 (What a write sets off is not here: see `ipgsite.derived`.)
 """
@@ -7,6 +7,7 @@ from django.apps import apps as global_apps
 from django.db.models.signals import post_migrate, pre_delete, pre_save
 from django.dispatch import receiver
 
+from ipgsite.finder.models import Outcome, Question
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
 
@@ -20,6 +21,10 @@ from .writing import refuse_writes_outside_a_batch
 @receiver(pre_delete, sender=Note)
 @receiver(pre_save, sender=Term)
 @receiver(pre_delete, sender=Term)
+@receiver(pre_save, sender=Question)
+@receiver(pre_delete, sender=Question)
+@receiver(pre_save, sender=Outcome)
+@receiver(pre_delete, sender=Outcome)
 def only_through_writing(sender, instance, raw=False, **kwargs):
     if not raw:
         refuse_writes_outside_a_batch(instance)

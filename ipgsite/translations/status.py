@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ipgsite.caching.versions import content_changed
+from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.releases.diffing import diff_html
@@ -43,6 +44,7 @@ def follow(batch):
         ensure_statuses()
         ensure_note_statuses()
     follow_terms(batch, user)
+    follow_questions(batch, user)
 
 
 def state_for(status, text, english, source_language=SOURCE):
@@ -241,6 +243,52 @@ def ensure_term_statuses():
             if (term.pk, code) not in have:
                 status = Status(term=term, language=code, confirmed_source=english)
                 status.state = state_for(status, term.name_in(code), english)
+                new.append(status)
+    if new:
+        Status.objects.bulk_create(new, ignore_conflicts=True)
+
+
+# Finder questions: a question's wording (its text and its answers) in each language has a status too, following the
+# English wording.
+
+
+def wording(question, code):
+    """The question and its answers in one language, as its status compares them; '' unless both are there."""
+    text, answers = question.text_in(code), languages.translated(question, "answers", code)
+    return f"{text}\n{answers}" if text and answers else ""
+
+
+def follow_questions(batch, user=None):
+    """Statuses of the questions whose wording a batch edited, and first statuses of new questions."""
+    edited = {}
+    for edit in batch.edits:
+        if isinstance(edit.obj, Question):
+            edited.setdefault(edit.obj.pk, set()).add(edit.language)
+    for question in Question.objects.filter(pk__in=edited).prefetch_related("statuses"):
+        english = wording(question, SOURCE)
+        existing = {status.language: status for status in question.statuses.all()}
+        for code in languages.CODES:
+            status = existing.get(code) or Status(question=question, language=code, confirmed_source=english)
+            text = wording(question, code)
+            if code in edited[question.pk]:
+                status.reviewed_by, status.reviewed_at = None, None
+                if text:
+                    status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, timezone.now()
+            status.state = state_for(status, text, english)
+            status.save()
+    if batch.finder_changed or batch.everything:
+        ensure_question_statuses()
+
+
+def ensure_question_statuses():
+    have = set(Status.objects.of_questions().values_list("question_id", "language"))
+    new = []
+    for question in Question.objects.all():
+        english = wording(question, SOURCE)
+        for code in languages.CODES:
+            if (question.pk, code) not in have:
+                status = Status(question=question, language=code, confirmed_source=english)
+                status.state = state_for(status, wording(question, code), english)
                 new.append(status)
     if new:
         Status.objects.bulk_create(new, ignore_conflicts=True)

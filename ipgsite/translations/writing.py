@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ipgsite.finder.models import Outcome, Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 from ipgsite.terms.models import Term
@@ -23,9 +24,11 @@ from .models import Change
 from .permissions import can_edit_structure, require_structure, require_translate
 
 MAX_LENGTH = 20_000
-TEXT_FIELD = {Paragraph: "text", Note: "body", Term: "name"}
+TEXT_FIELD = {Paragraph: "text", Note: "body", Term: "name", Question: "text"}
 # A term's translated fields: its name, and its other forms one per line.
 TERM_FIELDS = ("name", "variants", "inflections")
+# A finder question's translated fields: the question, and its answers one per line.
+QUESTION_FIELDS = ("text", "answers")
 
 
 class ContentFiles:
@@ -92,6 +95,7 @@ class Batch:
     edits: list = field(default_factory=list)
     names_changed: bool = False  # a title, number or alias: any text may mention a section differently now
     terms_changed: bool = False  # a term added, deleted or changed: any text may use the terms differently now
+    finder_changed: bool = False  # a finder question or outcome added, deleted or restructured
     structure_changed: bool = False  # sections, paragraphs, parts, order, notes added or deleted
     everything: bool = False  # a load from content files: derive everything again
     touched_paragraph_ids: set = field(default_factory=set)  # paragraphs whose key, part or order changed
@@ -108,8 +112,19 @@ class Batch:
     def term_ids(self):
         return {e.obj.pk for e in self.edits if isinstance(e.obj, Term)}
 
+    @property
+    def question_ids(self):
+        return {e.obj.pk for e in self.edits if isinstance(e.obj, Question)}
+
     def __bool__(self):
-        return bool(self.edits) or self.names_changed or self.terms_changed or self.structure_changed or self.everything
+        return (
+            bool(self.edits)
+            or self.names_changed
+            or self.terms_changed
+            or self.finder_changed
+            or self.structure_changed
+            or self.everything
+        )
 
 
 _batch = contextvars.ContextVar("batch", default=None)
@@ -180,6 +195,20 @@ def clean_form(text, field):
     return "\n".join(dict.fromkeys(line.strip() for line in text.split("\n") if line.strip()))
 
 
+def clean_wording(text, field, question):
+    """A finder question (one paragraph of plain text) or its answers (one line per answer, all or none)."""
+    text = clean_text(text)
+    if field == "text":
+        return text
+    lines = [line.strip() for line in text.split("\n")] if text else []
+    if lines and (len(lines) != len(question.choices) or not all(lines)):
+        raise ValidationError(
+            _("Write one answer per line, %(count)d lines in the order the answers show.")
+            % {"count": len(question.choices)}
+        )
+    return "\n".join(lines)
+
+
 def clean_text(text):
     """What a textarea sends, as stored: LF line ends, no surrounding blank space, no NUL, not too long."""
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -243,11 +272,12 @@ def note_data(note):
 
 
 def _record(obj, edit, by, reverting):
-    paragraph_id = obj.paragraph_id if isinstance(obj, Note) else None if isinstance(obj, Term) else obj.pk
+    paragraph_id = obj.paragraph_id if isinstance(obj, Note) else obj.pk if isinstance(obj, Paragraph) else None
     Change.objects.create(
         paragraph_id=paragraph_id,
         note=obj if isinstance(obj, Note) and edit.action != Change.Action.DELETE else None,
         term=obj if isinstance(obj, Term) else None,
+        question=obj if isinstance(obj, Question) else None,
         action=edit.action,
         field=edit.field or TEXT_FIELD[type(obj)],
         language=edit.language,
@@ -277,6 +307,11 @@ def check_text(obj, code, text, by, base_revision, minor=False, field=None):
         if field not in TERM_FIELDS:
             raise ValueError(f"A term has no field {field!r}.")
         text = clean_form(text, field)
+    elif isinstance(obj, Question):
+        field = field or "text"
+        if field not in QUESTION_FIELDS:
+            raise ValueError(f"A finder question has no field {field!r}.")
+        text = clean_wording(text, field, obj)
     else:
         field = None
         text = clean_text(text)
@@ -301,7 +336,7 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
     Returns True if it saved, False if there was nothing to save. Raises PermissionDenied, ValidationError or
     Conflict; a conflict leaves the stored text as it is.
     """
-    field = (field or "name") if isinstance(obj, Term) else None
+    field = (field or "name") if isinstance(obj, Term) else (field or "text") if isinstance(obj, Question) else None
     with batch(by) as current:
         obj = type(obj).objects.select_for_update().get(pk=obj.pk)
         text = check_text(obj, code, text, by, base_revision, minor, field=field)
@@ -425,6 +460,8 @@ def save_structure(obj, values, *, by):
         raise ValueError("A paragraph's text changes through write_text.")
     if isinstance(obj, Term) and any(name.startswith(TERM_FIELDS) for name in values):
         raise ValueError("A term's names and forms change through write_text.")
+    if isinstance(obj, Question) and any(name.startswith(QUESTION_FIELDS) for name in values):
+        raise ValueError("A finder question's wording changes through write_text.")
     with batch(by) as current:
         stored = type(obj).objects.select_for_update().get(pk=obj.pk) if obj.pk else obj
         changed = {name: value for name, value in values.items() if obj.pk is None or getattr(stored, name) != value}
@@ -447,6 +484,7 @@ def save_structure(obj, values, *, by):
         if isinstance(stored, Paragraph):
             current.touched_paragraph_ids.add(stored.pk)
         current.terms_changed |= isinstance(stored, Term)
+        current.finder_changed |= isinstance(stored, (Question, Outcome))
         current.structure_changed = True
     return stored
 
@@ -460,4 +498,5 @@ def delete(obj, *, by):
         type(obj).objects.filter(pk=obj.pk).delete()
         current.names_changed |= isinstance(obj, (Section, Alias, Chapter))
         current.terms_changed |= isinstance(obj, Term)
+        current.finder_changed |= isinstance(obj, (Question, Outcome))
         current.structure_changed = True

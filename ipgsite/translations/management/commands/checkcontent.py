@@ -3,6 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from ipgsite.finder.files import read_finder
 from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, parse_section, read_content
 from ipgsite.releases.files import read_releases
@@ -13,7 +14,8 @@ class Command(BaseCommand):
     help = (
         "Check the content files: per section, which paragraphs lack which language; unknown keys and "
         "fields; notes that point nowhere; terms with unknown keys, shared names or defining paragraphs that don't "
-        "exist. Exits non-zero on structural errors."
+        "exist; the finder's graph (cycles, dead ends, unreachable nodes, unknown citations, duplicate nodes). "
+        "Exits non-zero on structural errors."
     )
 
     def add_arguments(self, parser):
@@ -35,6 +37,11 @@ class Command(BaseCommand):
         except ContentError as exc:
             errors.append(str(exc))
             terms = []
+        try:
+            graph = read_finder(directory, sections) if sections else None
+        except ContentError as exc:
+            errors.append(str(exc))
+            graph = None
         # read_content stops at the first structural error; check every file for a full report.
         if errors:
             for path in sorted((directory / "sections").glob("*.toml")):
@@ -66,6 +73,13 @@ class Command(BaseCommand):
             missing = {code: sum(1 for t in terms if code not in t.names) for code in languages.CODES}
             gaps = ", ".join(f"{count} without a name in {code}" for code, count in missing.items() if count)
             self.stdout.write(f"terms: {len(terms)} ({counts})" + (f"; {gaps}" if gaps else ""))
+        if graph:
+            missing = {code: sum(1 for q in graph.questions if code in q.missing) for code in languages.CODES}
+            gaps = ", ".join(f"{count} missing in {code}" for code, count in missing.items() if count)
+            self.stdout.write(
+                f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes"
+                + (f"; {gaps}" if gaps else "")
+            )
         for error in errors:
             self.stderr.write(f"error: {error}")
         if errors:

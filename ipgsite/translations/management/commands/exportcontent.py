@@ -3,6 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from ipgsite.finder import files as finder_files
 from ipgsite.ipg.contentfiles import dump_chapters, dump_section
 from ipgsite.ipg.sync import documents_from_database
 from ipgsite.releases.files import export_releases
@@ -41,6 +42,12 @@ class Command(BaseCommand):
             changed += _write(directory / term_files.FILENAME, term_files.dump_terms(terms))
         elif (directory / term_files.FILENAME).exists():
             (directory / term_files.FILENAME).unlink()
+            changed += 1
+        graph = finder_files.documents_from_database()
+        if graph:
+            changed += _write(directory / finder_files.FILENAME, finder_files.dump_finder(graph))
+        elif (directory / finder_files.FILENAME).exists():
+            (directory / finder_files.FILENAME).unlink()
             changed += 1
         self.stdout.write(f"Exported {len(sections)} sections to {directory}: {changed} files changed.")
 

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from ipgsite.finder.files import read_finder
+from ipgsite.finder.loading import load_finder
 from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.releases.files import load_releases, read_releases
 from ipgsite.terms.files import read_terms
@@ -32,6 +34,7 @@ class Command(BaseCommand):
             chapters, sections = read_content(directory)
             read_releases(directory, section_docs=sections)
             terms = read_terms(directory, sections)
+            graph = read_finder(directory, sections)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         try:
@@ -40,6 +43,7 @@ class Command(BaseCommand):
                 load_releases(directory, section_docs=sections)
                 load_statuses(sections, english_changed, content_dir=directory)
                 term_stats = load_terms(terms)
+                finder_stats = load_finder(graph)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         with_text = sum(1 for s in sections if s.has_text())
@@ -47,5 +51,7 @@ class Command(BaseCommand):
             f"Loaded {len(chapters)} chapters and {len(sections)} sections ({with_text} with text) from {directory}: "
             f"{stats['created']} rows created, {stats['updated']} updated, {stats['deleted']} deleted; "
             f"{len(terms)} terms: {term_stats['created']} created, {term_stats['updated']} updated, "
-            f"{term_stats['deleted']} deleted."
+            f"{term_stats['deleted']} deleted; the finder's {len(graph.questions) if graph else 0} questions and "
+            f"{len(graph.outcomes) if graph else 0} outcomes: {finder_stats['created']} created, "
+            f"{finder_stats['updated']} updated, {finder_stats['deleted']} deleted."
         )

@@ -1,0 +1,286 @@
+"""content/finder.toml: the infraction finder's decision graph.
+
+    [[questions]]                       # the first question is where the finder starts
+    key = "public-information"
+    cites = ["2.3#definition-1"]        # the paragraphs that state the distinction the question draws
+    en = "Can the error be corrected using only publicly available information?"
+    zh-hans = "…"
+    ja = "…"
+    missing = ["ja"]                    # languages the wording is knowingly missing in (optional)
+
+    [[questions.answers]]
+    key = "yes"                         # the answer's part of a step's URL
+    next = "game-rule-violation"        # a question's or an outcome's key
+    en = "Yes"
+    zh-hans = "…"
+    ja = "…"
+
+    [[outcomes]]
+    key = "game-rule-violation"
+    section = "2.5"                     # the infraction; its penalty is the section's
+    cites = ["2.3#philosophy-2"]        # the paragraphs that say it is this infraction
+
+A question or an outcome referenced by several answers is written once: shared branches are keys, not copies.
+`read_finder` checks the graph: unique keys, every `next` a node, every cited section and paragraph in
+content/sections, no cycle, every node reachable from the first question, every question with answers, and a wording
+in each language unless `missing` names it. Every error names the file, the line, the node and the reason. `dump_finder`
+writes one canonical text, so a load followed by an export reproduces the file byte for byte.
+"""
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.contentfiles import ContentError, _File, _load_toml, _toml_string
+from ipgsite.ipg.models import KEY_PATTERN
+
+FILENAME = "finder.toml"
+HEADER = (
+    "# The infraction finder. Questions and answers are the site's own guidance, not IPG text; each cites the\n"
+    "# paragraphs that state the distinction it draws. The first question is where the finder starts."
+)
+CITATION = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)")
+QUESTION_FIELDS = {"key", "cites", "missing", "answers", *languages.CODES}
+ANSWER_FIELDS = {"key", "next", *languages.CODES}
+OUTCOME_FIELDS = {"key", "section", "cites"}
+
+
+@dataclass
+class AnswerDoc:
+    key: str
+    next: str
+    labels: dict  # {code: label}
+    line: int | None = None
+
+
+@dataclass
+class QuestionDoc:
+    key: str
+    cites: list
+    texts: dict  # {code: question}
+    answers: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    line: int | None = None
+
+
+@dataclass
+class OutcomeDoc:
+    key: str
+    section: str
+    cites: list
+    line: int | None = None
+
+
+@dataclass
+class Graph:
+    questions: list
+    outcomes: list
+
+    @property
+    def start(self):
+        return self.questions[0].key if self.questions else None
+
+
+def _key(f, value, what, at):
+    key = f.string(value, what, at, 64)
+    if not re.fullmatch(KEY_PATTERN, key):
+        raise f.error(f"{what} {key!r} must be lowercase letters and digits joined by hyphens", at)
+    return key
+
+
+def _cites(f, value, what, at):
+    if not isinstance(value, list) or not value or not all(isinstance(c, str) for c in value):
+        raise f.error(f'{what}: cites must be a non-empty list of paragraphs like "2.3#definition-1"', at)
+    for cite in value:
+        if not CITATION.fullmatch(cite):
+            raise f.error(f'{what}: {cite!r} is no paragraph; write a section and a key, "2.3#definition-1"', at)
+    if len(set(value)) != len(value):
+        raise f.error(f"{what}: a paragraph is cited twice", at)
+    return list(value)
+
+
+def _texts(f, table, what, at):
+    texts = {}
+    for code in languages.CODES:
+        if code in table:
+            value = f.string(table[code], f"{what}: the {code} text", (*at, code), 2000)
+            if value != value.strip() or "\n" in value:
+                raise f.error(f"{what}: the {code} text must be one line without surrounding spaces", (*at, code))
+            texts[code] = value
+    return texts
+
+
+def parse_finder(path):
+    """The graph as written, each field checked; `read_finder` checks it as a graph."""
+    path = Path(path)
+    text, data = _load_toml(path)
+    f = _File(path, text)
+    f.fields(data, {"questions", "outcomes"}, FILENAME)
+    seen, questions, outcomes, answer_index = {}, [], [], 0
+    for index, table in enumerate(f.tables(data.get("questions", []), "questions", "question", ("questions",))):
+        at = ("questions", index)
+        f.fields(table, QUESTION_FIELDS, "a question", at)
+        key = _key(f, table.get("key"), "a question's key", (*at, "key"))
+        if key in seen:
+            raise f.error(f"node {key!r}: duplicate node (first defined at line {seen[key]})", (*at, "key"))
+        seen[key] = f.lines.of(*at)
+        what = f"node {key!r}"
+        missing = table.get("missing", [])
+        if not isinstance(missing, list) or any(code not in languages.CODES for code in missing):
+            raise f.error(f"{what}: missing must be a list of languages among {languages.CODES}", (*at, "missing"))
+        doc = QuestionDoc(
+            key=key,
+            cites=_cites(f, table.get("cites"), what, (*at, "cites")),
+            texts=_texts(f, table, what, at),
+            missing=[code for code in languages.CODES if code in missing],
+            line=seen[key],
+        )
+        answers = f.tables(table.get("answers", []), "questions.answers", f"{what}: answer", (*at, "answers"))
+        for answer in answers:
+            a_at = ("questions", "answers", answer_index)  # where _Lines records [[questions.answers]] tables
+            answer_index += 1
+            f.fields(answer, ANSWER_FIELDS, f"{what}: an answer", a_at)
+            a_key = _key(f, answer.get("key"), f"{what}: an answer's key", (*a_at, "key"))
+            if any(a.key == a_key for a in doc.answers):
+                raise f.error(f"{what}: the answer {a_key!r} is listed twice", a_at)
+            doc.answers.append(
+                AnswerDoc(
+                    key=a_key,
+                    next=_key(f, answer.get("next"), f"{what}: answer {a_key!r} leads to", (*a_at, "next")),
+                    labels=_texts(f, answer, f"{what}: answer {a_key!r}", a_at),
+                    line=f.lines.of(*a_at),
+                )
+            )
+        questions.append(doc)
+    for index, table in enumerate(f.tables(data.get("outcomes", []), "outcomes", "outcome", ("outcomes",))):
+        at = ("outcomes", index)
+        f.fields(table, OUTCOME_FIELDS, "an outcome", at)
+        key = _key(f, table.get("key"), "an outcome's key", (*at, "key"))
+        if key in seen:
+            raise f.error(f"node {key!r}: duplicate node (first defined at line {seen[key]})", (*at, "key"))
+        seen[key] = f.lines.of(*at)
+        section = f.string(table.get("section"), f"node {key!r}: section", (*at, "section"), 10)
+        cites = _cites(f, table.get("cites"), f"node {key!r}", (*at, "cites"))
+        outcomes.append(OutcomeDoc(key=key, section=section, cites=cites, line=seen[key]))
+    if not questions:
+        raise f.error("the finder has no question: write at least one [[questions]] table")
+    return Graph(questions=questions, outcomes=outcomes)
+
+
+def check_graph(path, graph, section_docs):
+    """Raise ContentError (file, line, node, reason) for the first thing wrong with the graph as a graph."""
+    paragraphs = {(s.number, p.key) for s in section_docs for p in s.paragraphs}
+    sections = {s.number: s for s in section_docs}
+    questions = {q.key: q for q in graph.questions}
+    outcomes = {o.key: o for o in graph.outcomes}
+
+    def error(node, reason):
+        return ContentError(path, f"node {node.key!r}: {reason}", node.line)
+
+    for node in [*graph.questions, *graph.outcomes]:
+        for cite in node.cites:
+            number, key = cite.split("#")
+            if number not in sections:
+                raise error(node, f"cites {cite}, but there is no section {number}")
+            if (number, key) not in paragraphs:
+                raise error(node, f"cites {cite}, but section {number} has no paragraph {key!r}")
+    for outcome in graph.outcomes:
+        if outcome.section not in sections:
+            raise error(outcome, f"leads to section {outcome.section}, which does not exist")
+        if not sections[outcome.section].penalty:
+            raise error(outcome, f"section {outcome.section} is no infraction (it has no penalty)")
+    for question in graph.questions:
+        if not question.answers:
+            raise error(question, "dead end: a question without answers reaches no outcome")
+        for answer in question.answers:
+            if answer.next not in questions and answer.next not in outcomes:
+                raise error(question, f"dead end: answer {answer.key!r} leads to {answer.next!r}, which is no node")
+        for code in languages.CODES:
+            has = [bool(question.texts.get(code))] + [bool(a.labels.get(code)) for a in question.answers]
+            if code in question.missing:
+                if any(has[1:]) and not all(has[1:]):
+                    raise error(question, f"its answers are worded in {code} in part; word all of them or none")
+            elif not all(has):
+                raise error(question, f"no {code} wording for the question or an answer, and not marked missing")
+    # No cycle, and every node reachable from the first question (depth-first, keeping the path for the message).
+    state, reached = {}, set()
+
+    def visit(key, path_so_far):
+        if state.get(key) == "open":
+            cycle = " → ".join([*path_so_far[path_so_far.index(key) :], key])
+            raise error(questions[key], f"cycle: {cycle}")
+        if state.get(key) == "done":
+            return
+        reached.add(key)
+        if key in questions:
+            state[key] = "open"
+            for answer in questions[key].answers:
+                visit(answer.next, [*path_so_far, key])
+        state[key] = "done"
+
+    visit(graph.start, [])
+    for node in [*graph.questions, *graph.outcomes]:
+        if node.key not in reached:
+            raise error(node, f"unreachable from the first question {graph.start!r}")
+
+
+def read_finder(directory, section_docs):
+    """The finder's graph in a content directory (None without finder.toml), checked against the sections."""
+    path = Path(directory) / FILENAME
+    if not path.exists():
+        return None
+    graph = parse_finder(path)
+    check_graph(path, graph, section_docs)
+    return graph
+
+
+def _cites_line(cites):
+    return f"cites = [{', '.join(_toml_string(c) for c in cites)}]"
+
+
+def dump_finder(graph):
+    lines = [HEADER]
+    for q in graph.questions:
+        lines += ["", "[[questions]]", f"key = {_toml_string(q.key)}", _cites_line(q.cites)]
+        lines += [f"{code} = {_toml_string(q.texts[code])}" for code in languages.CODES if code in q.texts]
+        if q.missing:
+            lines.append(f"missing = [{', '.join(_toml_string(c) for c in q.missing)}]")
+        for a in q.answers:
+            lines += ["", "[[questions.answers]]", f"key = {_toml_string(a.key)}", f"next = {_toml_string(a.next)}"]
+            lines += [f"{code} = {_toml_string(a.labels[code])}" for code in languages.CODES if code in a.labels]
+    for o in graph.outcomes:
+        lines += ["", "[[outcomes]]", f"key = {_toml_string(o.key)}", f"section = {_toml_string(o.section)}"]
+        lines.append(_cites_line(o.cites))
+    return "\n".join(lines) + "\n"
+
+
+def documents_from_database():
+    """The database's graph as documents, in the file's order (None if it holds no question)."""
+    from .models import Outcome, Question
+
+    questions = []
+    for question in Question.objects.order_by("order", "key"):
+        labels = {code: question.answers_in(code) for code in languages.CODES}
+        answers = [
+            AnswerDoc(
+                key=choice["key"],
+                next=choice["next"],
+                labels={code: labels[code][i] for code in languages.CODES if labels[code][i]},
+            )
+            for i, choice in enumerate(question.choices)
+        ]
+        texts = {code: text for code in languages.CODES if (text := question.text_in(code))}
+        missing = [
+            code for code in languages.CODES if code not in texts or not all(a.labels.get(code) for a in answers)
+        ]
+        questions.append(
+            QuestionDoc(key=question.key, cites=question.cites, texts=texts, answers=answers, missing=missing)
+        )
+    if not questions:
+        return None
+    outcomes = [
+        OutcomeDoc(key=o.key, section=o.section.number, cites=o.cites)
+        for o in Outcome.objects.order_by("order", "key").select_related("section")
+    ]
+    return Graph(questions=questions, outcomes=outcomes)

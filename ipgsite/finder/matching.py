@@ -1,0 +1,100 @@
+"""Finding the finder's steps that match a situation typed into search ("drew an extra card", "多抓了一张牌").
+
+A step matches by its own wording, the question and its answers in every language. Latin words are matched at the
+start of a word ("card" finds "cards"), each with the other forms the termbase gives it ("drew" finds "drawn");
+Chinese and Japanese by their two-character pieces. A step is listed when most of the query's words or pieces are in
+it (three in five words, two in five pieces: a CJK phrase is worded in many ways), best first.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+
+from ipgsite.ipg import languages
+from ipgsite.terms.lookup import vocabulary
+
+from .graph import Graph
+
+WORD = re.compile(r"[A-Za-z0-9]+")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
+# Words that say nothing about a situation.
+STOP = {
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "for",
+    "is",
+    "was",
+    "it",
+    "by",
+    "his",
+    "her",
+    "their",
+}
+MAX_STEPS = 5
+
+
+@dataclass
+class Match:
+    answers: tuple  # the answers leading to the step
+    question: object
+    score: float
+
+
+def _forms(word):
+    """The word and, where it is a form of a term, every English form of that term."""
+    forms = {word}
+    for suffix in ("ing", "ed", "es", "s"):  # "acknowledged" finds "acknowledge"
+        if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+            forms.add(word[: -len(suffix)])
+    for term in vocabulary():
+        english = [form.casefold() for code, form in term.forms() if code == "en"]
+        if word in english:
+            forms.update(form for form in english if " " not in form)
+    return forms
+
+
+def _pieces(text):
+    """A query's Latin words (each with its forms) and CJK two-character pieces."""
+    words = [w for w in (m.casefold() for m in WORD.findall(text)) if w not in STOP and len(w) > 1]
+    bigrams = [run[i : i + 2] for run in CJK.findall(text) for i in range(max(1, len(run) - 1))]
+    return [_forms(w) for w in dict.fromkeys(words)], list(dict.fromkeys(bigrams))
+
+
+def _wording(question):
+    texts = []
+    for code in languages.CODES:
+        texts.append(question.text_in(code))
+        texts.extend(question.answers_in(code))
+    return "\n".join(texts).casefold()
+
+
+def matching_steps(text):
+    """The finder's steps whose wording holds most of the query, best first (at most MAX_STEPS)."""
+    words, bigrams = _pieces(text or "")
+    wanted = len(words) + len(bigrams)
+    if not wanted:
+        return []
+    graph = Graph.stored()
+    first_path = {}
+    for answers in graph.steps():
+        step = graph.walk(answers)
+        if not step.is_outcome:
+            first_path.setdefault(step.node.key, answers)
+    found = []
+    for key, answers in first_path.items():
+        question = graph.questions[key]
+        wording = _wording(question)
+        hits = sum(1 for forms in words if any(re.search(rf"(?<![a-z0-9]){re.escape(f)}", wording) for f in forms))
+        hits += sum(1 for piece in bigrams if piece in wording)
+        if hits >= max(1, math.ceil(len(words) * 0.6 + len(bigrams) * 0.4)):
+            found.append(Match(answers=answers, question=question, score=hits / wanted))
+    found.sort(key=lambda m: (-m.score, m.question.order))
+    return found[:MAX_STEPS]

@@ -1,0 +1,63 @@
+"""The infraction finder: questions that lead, answer by answer, to the Game Play Error a situation is.
+
+The graph is content (content/finder.toml, see `files`). A question's wording is the site's own text, not the IPG's:
+its `text` and its `answers` (one label per line, in the order of `choices`) have a column per language and change
+only through `translations.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
+"""
+
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import KEY_PATTERN, Section
+
+node_key_validator = RegexValidator(
+    KEY_PATTERN, _("A key is lowercase letters and digits joined by hyphens, e.g. seen-not-added.")
+)
+
+
+class Question(models.Model):
+    """One step of the finder: a question, its answers, and the paragraphs that justify the distinction it draws.
+
+    `choices` is [{"key": answer key, "next": a question's or an outcome's key}], in the order the answers show;
+    `cites` is ["2.3#definition-1", …].
+    """
+
+    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator])
+    order = models.PositiveIntegerField(default=0)
+    text = models.TextField(blank=True)
+    answers = models.TextField(blank=True, help_text=_("The answers' wording, one per line, in the order they show."))
+    choices = models.JSONField(default=list)
+    cites = models.JSONField(default=list)
+    revision = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["order", "key"]
+
+    def __str__(self):
+        return self.key
+
+    def text_in(self, code):
+        return languages.translated(self, "text", code)
+
+    def answers_in(self, code):
+        """The answers' labels in one language, one per choice ('' where a label is missing)."""
+        labels = [line.strip() for line in languages.translated(self, "answers", code).splitlines()]
+        return (labels + [""] * len(self.choices))[: len(self.choices)]
+
+
+class Outcome(models.Model):
+    """Where a path ends: an infraction (a section, whose penalty is the section's), and the paragraphs that say so."""
+
+    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator])
+    order = models.PositiveIntegerField(default=0)
+    # A section a load removes takes its outcomes with it; the load's graph no longer names it (checkcontent).
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="finder_outcomes")
+    cites = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["order", "key"]
+
+    def __str__(self):
+        return f"{self.key} → {self.section.number}"

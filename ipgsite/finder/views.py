@@ -1,0 +1,116 @@
+"""The finder's pages: one question per step, each answer a link to the next step; an outcome names the infraction."""
+
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from ipgsite.ipg import compare, languages
+from ipgsite.ipg.reading import note_texts, shown_text
+
+from .graph import Graph, cited_paragraphs, step_url
+
+MAX_DEPTH = 100  # deeper than any graph checkcontent accepts is no step
+
+
+def _codes(request):
+    """The reader's languages for the cited paragraphs (`?langs=` as on section pages), or None to redirect."""
+    chosen = request.GET.getlist("langs")
+    if not chosen:
+        return [get_language()], ""
+    codes = compare.parse(",".join(chosen))
+    if not codes or len(chosen) > 1 or compare.serialize(codes) != chosen[0]:
+        return None, f"?langs={compare.serialize(codes)}" if codes else ""
+    return codes, f"?langs={compare.serialize(codes)}"
+
+
+def citations(cites, codes):
+    """Each cited paragraph with its text in each of `codes` (a missing one shown as missing, as compare does)."""
+    fallback = len(codes) == 1
+    return [
+        {
+            "paragraph": paragraph,
+            "section": paragraph.section,
+            "texts": [shown_text(paragraph, "text", code, fallback=fallback) for code in codes],
+            # the annotated editions' commentary on it (the Japanese edition's note on 2.3 definition-2 discusses
+            # where Looking at Extra Cards ends and Hidden Card Error begins), marked as commentary
+            "notes": [(note, note_texts(note, codes)) for note in paragraph.notes.order_by("order")],
+        }
+        for paragraph in cited_paragraphs(cites)
+    ]
+
+
+def _wording(text, code):
+    """The site's wording in the page's language, or in another language marked with its `lang`."""
+    if text(code):
+        return {"text": text(code), "lang": languages.html_lang(code), "missing": False}
+    for other in languages.others(code):
+        if text(other):
+            return {"text": text(other), "lang": languages.html_lang(other), "missing": True}
+    return {"text": "", "lang": languages.html_lang(code), "missing": True}
+
+
+@require_safe
+def step(request, answers=""):
+    codes, query = _codes(request)
+    if codes is None:
+        return HttpResponsePermanentRedirect(request.path + query)
+    keys = tuple(answers.split("/")) if answers else ()
+    if len(keys) > MAX_DEPTH:
+        raise Http404("No step is that deep.")
+    graph = Graph.stored()
+    current = graph.walk(keys)
+    code = get_language()
+    back = []
+    for taken in current.taken:
+        question = taken.question
+        back.append(
+            {
+                "question": _wording(question.text_in, code),
+                "answer": _wording(lambda c, q=question, i=taken.index: q.answers_in(c)[i], code),
+                "href": step_url(taken.before) + query,
+            }
+        )
+    context = {
+        "step": current,
+        "back": back,
+        "query": query,
+        "codes": codes,
+        "comparing": len(codes) > 1,
+        "restart_url": step_url(()) + query,
+        "current_url": step_url(keys),
+        "slots": codes + [""] * (len(languages.CODES) - len(codes)),
+        "all_languages": [(c, languages.name(c)) for c in languages.CODES],
+    }
+    node = current.node
+    if current.is_outcome:
+        section = node.section
+        context.update(
+            page_title=f"{section.number} {section.title_in(code) or section.title_en}",
+            section=section,
+            has_text=section.paragraphs.exists(),
+            citations=citations(node.cites, codes),
+            ruled_out=[
+                {
+                    "section": r.section,
+                    "question": _wording(r.taken.question.text_in, code),
+                    "href": step_url(r.taken.before) + query,
+                    "citations": cited_paragraphs(r.taken.question.cites),
+                }
+                for r in current.ruled_out()
+            ],
+        )
+    else:
+        context.update(
+            page_title=node.text_in(code) or node.text_en,
+            question=_wording(node.text_in, code),
+            answers=[
+                {
+                    "label": _wording(lambda c, i=i: node.answers_in(c)[i], code),
+                    "href": step_url((*keys, choice["key"])) + query,
+                }
+                for i, choice in enumerate(node.choices)
+            ],
+            citations=citations(node.cites, codes),
+        )
+    return render(request, "finder/step.html", context)

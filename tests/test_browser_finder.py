@@ -1,0 +1,59 @@
+"""The infraction finder in headless Chromium on a phone: walked by tapping, nothing wider than the screen."""
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def overflow(page):
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+@pytest.mark.parametrize(
+    "code, taps",
+    [
+        ("en", ["No, once the game had begun", "No triggered ability is involved", "No", "No", "No", "Yes"]),
+        ("ja", ["いいえ、ゲーム開始後です", "誘発型能力は関係しない", "いいえ", "いいえ", "いいえ", "はい"]),
+        ("zh-hans", ["否,发生在游戏开始之后", "不涉及触发式异能", "否", "不能", "否", "是"]),
+    ],
+)
+def test_tapping_through_to_the_hidden_card_error_at_390px(live_ipg, new_page, code, taps):
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{live_ipg.url}/{code}/finder/")
+    for n, label in enumerate(taps):
+        assert overflow(page) <= 0, page.url
+        answer = page.locator("a.finder-answer", has_text=re.compile("^" + re.escape(label)))
+        assert answer.count() == 1 and answer.is_visible()
+        with page.expect_navigation():
+            answer.tap()
+        assert page.locator("nav.finder-path li").count() == n + 1
+    assert page.url.endswith(f"/{code}/finder/in-game/no-trigger/no/no/no/yes/")
+    assert overflow(page) <= 0
+    assert page.locator("section.finder-outcome h1 .number").inner_text() == "2.3"
+    quote = page.locator("blockquote.finder-citation").first
+    quote.scroll_into_view_if_needed()
+    assert quote.is_visible()
+    box = quote.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert quote.locator(".finder-cite-ref a").get_attribute("href").endswith("/ipg/2.3/#definition-1")
+    # the cited paragraph's text is on screen when scrolled to, in the page's language
+    assert quote.locator(f"div.text[lang='{ {'zh-hans': 'zh-Hans'}.get(code, code) }']").inner_text().strip()
+
+
+def test_changing_an_earlier_answer_by_tapping_the_path_back(live_ipg, new_page):
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{live_ipg.url}/en/finder/in-game/no-trigger/no/no/no/yes/")
+    with page.expect_navigation(url="**/en/finder/in-game/no-trigger/"):
+        page.locator("nav.finder-path li a").nth(2).tap()
+    assert page.locator("h1").inner_text().startswith("Was an additional card seen")
+    with page.expect_navigation(url="**/en/finder/in-game/no-trigger/seen-only/"):
+        page.locator("a.finder-answer", has_text="Yes: an extra card was seen").tap()
+    assert "Looking at Extra Cards" in page.locator("h1").inner_text()
+    assert overflow(page) <= 0
+    with page.expect_navigation(url="**/en/finder/"):
+        page.locator("a.finder-restart").tap()
+    assert page.locator("nav.finder-path").count() == 0

@@ -1,0 +1,195 @@
+"""The infraction finder's pages: every path walked in every language, the way back, citations, and bad URLs."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ipgsite.finder.graph import Graph
+from ipgsite.finder.models import Question
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Section
+from pages import parse
+
+HCE = "/en/finder/in-game/no-trigger/no/no/no/yes/"
+
+
+def ids_on(client, url, cache):
+    if url not in cache:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        cache[url] = {node.attrs.get("id") for node in parse(response.content).iter() if node.attrs.get("id")}
+    return cache[url]
+
+
+@pytest.mark.parametrize("code", languages.CODES)
+def test_every_path_is_walked_by_its_links_in_every_language(client, ipg, code):
+    """From the first question, follow every answer link; every step renders, every end names a Game Play Error, and
+    every citation is a paragraph id on its section's page."""
+    graph = Graph.stored()
+    section_ids, outcomes_seen, steps_seen = {}, set(), 0
+    pending = [f"/{code}/finder/"]
+    while pending:
+        url = pending.pop()
+        response = client.get(url)
+        assert response.status_code == 200, url
+        steps_seen += 1
+        page = parse(response.content)
+        article = page.find("article", class_="finder")
+        assert article is not None, url
+        guidance = article.find("p", class_="finder-guidance")
+        assert guidance is not None and guidance.text().strip(), url
+        citations = article.find_all("blockquote", class_="finder-citation")
+        assert citations, f"{url} cites nothing"
+        for quote in citations:
+            href = quote.find("a").attrs["href"]
+            section_url, key = href.split("#")
+            assert section_url.startswith(f"/{code}/ipg/"), href
+            assert key in ids_on(client, section_url, section_ids), f"{url}: {href} is no paragraph on its page"
+            assert all(div.attrs.get("lang") for div in quote.find_all("div", class_="text")), url
+        answers = article.find_all("a", class_="finder-answer")
+        if answers:
+            question = response.context["step"].node
+            assert [a.attrs["href"] for a in answers] == [f"{url}{c['key']}/" for c in question.choices]
+            assert all(a.text().strip() and a.attrs.get("lang") == languages.html_lang(code) for a in answers), url
+            assert article.find("h1").attrs["lang"] == languages.html_lang(code)
+            pending.extend(a.attrs["href"] for a in answers)
+        else:
+            outcome = response.context["step"].node
+            assert outcome.section.chapter.number == "2" and outcome.section.number.startswith("2."), url
+            assert outcome.section.title_en.startswith("Game Play Error — ")
+            h1 = article.find("h1")
+            assert outcome.section.number in h1.text() and outcome.section.get_absolute_url() == h1.find("a").attrs[
+                "href"
+            ].split("?")[0].replace("/en/", f"/{code}/")
+            assert article.find("span", class_="penalty") is not None, url
+            outcomes_seen.add(outcome.key)
+    assert outcomes_seen == set(graph.outcomes)
+    assert steps_seen == len(graph.steps())
+
+
+def test_every_question_has_wording_in_every_language(ipg):
+    for question in Question.objects.all():
+        for code in languages.CODES:
+            assert question.text_in(code) and all(question.answers_in(code)), (question.key, code)
+
+
+def test_the_hidden_card_error_outcome_shows_penalty_citation_section_and_what_was_ruled_out(client, ipg):
+    response = client.get(HCE)
+    page = parse(response.content)
+    outcome = page.find("section", class_="finder-outcome")
+    assert "Hidden Card Error" in outcome.find("h1").text()
+    assert outcome.find("span", class_="penalty").text() == "Warning"
+    assert "cannot be corrected by only publicly available information" in outcome.find("blockquote").text()
+    assert outcome.find("a", class_="finder-section-link").attrs["href"] == "/en/ipg/2.3/"
+    ruled = outcome.find("ul", class_="finder-ruled-out").find_all("li")
+    by_section = {li.find("span", class_="number").text(): li for li in ruled}
+    assert set(by_section) == {"2.1", "2.2", "2.4", "2.5"}
+    lec = by_section["2.2"]
+    assert [a.attrs["href"] for a in lec.find_all("a")][-1] == "/en/ipg/2.3/#definition-2"
+    assert lec.find("a", href="/en/finder/in-game/no-trigger/") is not None  # the question that ruled it out
+
+
+def test_an_outcome_without_text_says_so_and_links_to_the_section(client, ipg):
+    page = parse(client.get("/ja/finder/in-game/no-trigger/seen-only/").content)
+    notice = page.find("p", class_="no-text")
+    assert notice is not None and notice.find("a").attrs["href"] == "/ja/ipg/2.2/"
+    assert "過剰なカードを見た" in page.find("h1").text()
+
+
+def test_the_path_back_links_every_answer_to_its_question_and_offers_a_restart(client, ipg):
+    page = parse(client.get("/zh-hans/finder/in-game/no-trigger/no/").content)
+    path = page.find("nav", class_="finder-path")
+    links = [li.find("a").attrs["href"] for li in path.find("ol").find_all("li")]
+    assert links == ["/zh-hans/finder/", "/zh-hans/finder/in-game/", "/zh-hans/finder/in-game/no-trigger/"]
+    texts = [li.text() for li in path.find("ol").find_all("li")]
+    assert "失误是否发生在游戏开始之前" in texts[0] and "否,发生在游戏开始之后" in texts[0]
+    assert path.find("a", class_="finder-restart").attrs["href"] == "/zh-hans/finder/"
+    assert parse(client.get("/zh-hans/finder/").content).find("nav", class_="finder-path") is None
+
+
+def test_the_readers_languages_carry_through_every_link(client, ipg):
+    url = "/en/finder/in-game/?langs=ja,en"
+    page = parse(client.get(url).content)
+    quote = page.find("blockquote", class_="finder-citation")
+    assert [div.attrs["lang"] for div in quote.find_all("div", class_="text")] == ["ja", "en"]
+    # 2.1 has no English: shown as missing, naming the language that has it, not replaced
+    english = quote.find_all("div", class_="text")[1]
+    assert "missing" in english.classes and "日本語" in english.text()
+    hrefs = [a.attrs["href"] for a in page.find_all("a", class_="finder-answer")]
+    assert hrefs and all(h.endswith("?langs=ja,en") for h in hrefs)
+    assert page.find("a", class_="finder-restart").attrs["href"] == "/en/finder/?langs=ja,en"
+
+
+@pytest.mark.parametrize(
+    "query, target",
+    [("?langs=JA,,en", "?langs=ja,en"), ("?langs=xx", ""), ("?langs=en&langs=ja", "?langs=en,ja")],
+)
+def test_a_misspelled_language_choice_redirects_to_its_normal_form(client, ipg, query, target):
+    response = client.get("/en/finder/in-game/" + query)
+    assert response.status_code == 301 and response["Location"] == "/en/finder/in-game/" + target
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/finder/nonsense/",  # no such answer to the first question
+        "/ja/finder/in-game/yes/",  # an answer of another question
+        "/en/finder/pre-game/more-than-one/more-than-one/",  # past an outcome: no node there
+        HCE + "yes/",
+        "/zh-hans/finder/in-game//no/",
+        "/en/finder/In-Game/",
+        "/en/finder/" + "in-game/" * 200,
+    ],
+)
+def test_an_unknown_node_or_answer_in_the_url_is_a_404(client, ipg, url):
+    assert client.get(url).status_code == 404
+
+
+def test_the_known_step_beside_each_404_is_found(client, ipg):
+    for url in ["/en/finder/", "/ja/finder/in-game/", "/en/finder/pre-game/more-than-one/", HCE]:
+        assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/en/finder/", HCE, "/ja/finder/in-game/?langs=ja,en"])
+def test_reading_a_finder_page_writes_nothing(client, ipg, url):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    writes = [q["sql"] for q in queries if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+    assert writes == []
+
+
+def test_answers_are_plain_links_and_pages_carry_no_inline_script_or_style(client, ipg):
+    html = client.get("/en/finder/in-game/").content.decode()
+    page = parse(html)
+    assert page.find("article", class_="finder").find("form") is not None  # only the language form
+    assert "<script>" not in html and "style=" not in html and "onclick" not in html
+
+
+def test_every_outcome_section_is_an_infraction_with_its_own_penalty(ipg):
+    graph = Graph.stored()
+    for outcome in graph.outcomes.values():
+        assert outcome.section.penalty == Section.objects.get(number=outcome.section.number).penalty != ""
+
+
+def test_a_section_deleted_in_the_admin_takes_its_outcomes_and_their_steps_with_it(client, ipg):
+    from ipgsite.translations import writing
+    from people import editor
+
+    writing.delete(Section.objects.get(number="2.2"), by=editor())
+    assert client.get("/en/finder/in-game/no-trigger/seen-only/").status_code == 404
+    assert client.get("/en/finder/in-game/no-trigger/").status_code == 200  # the question is still asked
+    assert client.get(HCE).status_code == 200
+
+
+def test_a_cited_paragraphs_commentary_is_offered_folded_and_marked_as_commentary(client, ipg):
+    page = parse(client.get("/en/finder/in-game/no-trigger/").content)
+    quote = page.find("blockquote", class_="finder-citation")
+    details = quote.find("details", class_="notes")
+    assert details is not None and details.attrs.get("open") is None
+    aside = details.find("aside", class_="note")
+    assert "Commentary, not official text" in aside.find("p", class_="note-source").text()
+    body = aside.find("div", class_="note-body")
+    assert body.attrs["lang"] == "ja" and "過剰なカードを見た" in body.text()
+    # a paragraph without commentary has no fold
+    page = parse(client.get("/en/finder/pre-game/").content)
+    assert page.find("blockquote", class_="finder-citation").find("details") is None

@@ -1,0 +1,115 @@
+"""A finder question's wording is translated like a paragraph: rights, lost updates, history and statuses."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from ipgsite.finder.models import Question
+from ipgsite.translations import writing
+from ipgsite.translations.models import Change, State, Status
+from people import client_for, editor, translator
+
+
+def question(key="trigger"):
+    return Question.objects.get(key=key)
+
+
+def state(key, code):
+    return Status.objects.get(question__key=key, language=code).state
+
+
+def test_every_question_has_a_status_per_language_after_the_load(ipg):
+    assert Status.objects.of_questions().count() == 3 * Question.objects.count()
+    assert set(Status.objects.of_questions().values_list("state", flat=True)) == {State.TRANSLATED}
+
+
+def test_a_translator_rewords_a_question_in_their_language_with_history(ipg):
+    ja = translator("ja")
+    q = question()
+    opened = q.revision
+    assert writing.write_text(q, "ja", "誘発型能力が関わっていますか?", by=ja, base_revision=opened)
+    q.refresh_from_db()
+    assert q.text_ja == "誘発型能力が関わっていますか?" and q.revision == opened + 1
+    change = Change.objects.of_question(q).first()
+    assert (change.user, change.field, change.language, change.after) == (ja, "text", "ja", q.text_ja)
+    assert change.before == "その誤りは誘発型能力に関するものですか?"
+    assert state("trigger", "ja") == State.TRANSLATED
+
+
+def test_a_translator_may_not_word_another_language(ipg):
+    q = question()
+    with pytest.raises(PermissionDenied):
+        writing.write_text(q, "zh-hans", "改写", by=translator("ja"), base_revision=q.revision)
+    assert question().text_zh_hans == "此失误是否与触发式异能有关?"
+    assert not Change.objects.of_question(q).exclude(user=None).exists()
+
+
+def test_the_second_of_two_concurrent_edits_is_refused(ipg):
+    q = question()
+    opened = q.revision
+    writing.write_text(q, "en", "Does a triggered ability come into it?", by=editor(), base_revision=opened)
+    with pytest.raises(writing.Conflict) as conflict:
+        writing.write_text(question(), "en", "Is a trigger involved?", by=translator("en"), base_revision=opened)
+    assert conflict.value.theirs == "Does a triggered ability come into it?"
+    assert question().text_en == "Does a triggered ability come into it?"
+
+
+def test_an_english_edit_outdates_the_translations_until_they_are_reworded(ipg):
+    q = question()
+    writing.write_text(q, "en", "Does a triggered ability come into it?", by=editor(), base_revision=q.revision)
+    assert (state("trigger", "zh-hans"), state("trigger", "ja")) == (State.OUTDATED, State.OUTDATED)
+    q = question()
+    writing.write_text(q, "ja", "誘発型能力が関わっていますか?", by=translator("ja"), base_revision=q.revision)
+    assert (state("trigger", "zh-hans"), state("trigger", "ja")) == (State.OUTDATED, State.TRANSLATED)
+
+
+def test_answers_are_one_line_each_as_many_as_the_question_has(ipg):
+    q = question()
+    ja = translator("ja")
+    with pytest.raises(ValidationError):
+        writing.write_text(q, "ja", "はい\nいいえ", by=ja, base_revision=q.revision, field="answers")
+    with pytest.raises(ValidationError):
+        writing.write_text(q, "ja", "はい\n\nいいえ", by=ja, base_revision=q.revision, field="answers")
+    assert writing.write_text(
+        q, "ja", "はい(忘れた)\nはい(示した)\nいいえ", by=ja, base_revision=q.revision, field="answers"
+    )
+    assert question().answers_in("ja") == ["はい(忘れた)", "はい(示した)", "いいえ"]
+
+
+def test_a_question_saved_outside_the_write_path_is_refused(ipg):
+    q = question()
+    q.text_en = "Sneaked in"
+    with pytest.raises(writing.OutsideTheWritePath):
+        q.save()
+
+
+def test_a_translator_in_the_admin_words_their_language_only(ipg):
+    ja = translator("ja")
+    client = client_for(ja)
+    q = question()
+    url = f"/admin/finder/question/{q.pk}/change/"
+    page = client.get(url)
+    assert page.status_code == 200
+    data = {
+        "text_ja": "誘発型能力が関わっていますか?",
+        "answers_ja": q.answers_ja,
+        "base_revision": q.revision,
+    }
+    assert client.post(url, data).status_code == 302
+    assert question().text_ja == "誘発型能力が関わっていますか?"
+    # the crafted post: another language's column is refused, and nothing of it is stored
+    crafted = {**data, "text_zh_hans": "改写", "base_revision": question().revision}
+    assert client.post(url, crafted).status_code == 403
+    assert question().text_zh_hans == "此失误是否与触发式异能有关?"
+
+
+def test_the_dashboard_counts_the_finders_questions_by_status_and_links_to_them(ipg):
+    q = question()
+    writing.write_text(q, "en", "Does a triggered ability come into it?", by=editor(), base_revision=q.revision)
+    client = client_for(translator("ja"))
+    html = client.get("/admin/translate/").content.decode()
+    table = html[html.index('class="tr-table finder-wording"') :]
+    table = table[: table.index("</table>")]
+    outdated = table.count('tr-state-outdated"><span class="tr-state-label">outdated</span> <span class="tr-count">1<')
+    assert outdated == 2  # the Chinese and the Japanese wording of the question whose English changed
+    assert "/admin/finder/question/" in html
+    assert client.get("/admin/finder/question/").status_code == 200
