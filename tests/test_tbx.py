@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from ipgsite.terms.models import Term
 from ipgsite.translations import writing
-from ipgsite.translations.models import Change, Status
+from ipgsite.translations.models import Change, State, Status
 from people import translator
 
 
@@ -42,7 +42,7 @@ def test_export_then_import_into_an_empty_termbase_gives_the_same_terms_and_file
     assert "26 created, 0 updated, 0 unchanged" in run_import(tmp_path / "terms.tbx")
     assert snapshot() == before
     assert export(tmp_path / "again.tbx") == first
-    assert Status.objects.get(term__key="disguise", language="ja").get_state_display() == "missing"
+    assert Status.objects.get(term__key="disguise", language="ja").state == State.MISSING
 
 
 def test_the_export_is_tbx_basic_with_names_variants_and_definitions(ipg, tmp_path):

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from ipgsite.terms.models import Kind, Term
-from ipgsite.translations.models import Change, Status
+from ipgsite.translations.models import Change, State, Status
 
 
 @pytest.fixture
@@ -40,8 +40,8 @@ def test_every_term_is_loaded_with_its_names_kind_and_defining_paragraph(ipg):
 def test_a_missing_name_stays_missing(ipg):
     disguise = Term.objects.get(key="disguise")
     assert disguise.name_ja is None and disguise.name_in("ja") == ""
-    assert Status.objects.get(term=disguise, language="ja").get_state_display() == "missing"
-    assert Status.objects.get(term=disguise, language="zh-hans").get_state_display() == "translated"
+    assert Status.objects.get(term=disguise, language="ja").state == State.MISSING
+    assert Status.objects.get(term=disguise, language="zh-hans").state == State.TRANSLATED
 
 
 def test_a_term_name_loaded_from_files_has_history_like_a_paragraph(ipg):
