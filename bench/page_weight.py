@@ -7,6 +7,7 @@ and their ratio. Run: `make bench-page-weight`.
 
 import gzip
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -40,12 +41,17 @@ def compressors():
     yield "brotli", lambda data: brotli.compress(data, quality=5)
 
 
+def static_files(html):
+    """The site's own stylesheets and scripts the page loads, as static names (css/site.css, js/table.js…)."""
+    return re.findall(rb'<(?:link rel="stylesheet" href|script src)="/static/([^"]+)"', html)
+
+
 def page_parts(client):
     html = client.get(URL, HTTP_HOST="127.0.0.1").content
     parts = {"html": html}
-    for name in ("css/site.css", "js/site.js", "js/table.js"):
-        path = finders.find(name)
-        parts[name] = Path(path).read_bytes()
+    for name in static_files(html):
+        name = name.decode()
+        parts[name] = Path(finders.find(name)).read_bytes()
     return parts
 
 
