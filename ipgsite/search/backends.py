@@ -110,14 +110,20 @@ class Search:
             return cursor.fetchone() is not None
 
     def page(self, offset, limit):
-        """How many entries match, and the ids of those at [offset, offset + limit) in rank order: one query."""
+        """How many entries match, and the ids of those at [offset, offset + limit) in rank order: one query.
+        The density (REPLACE, 2/3 of the query's time) is computed only for rows that can reach the page: those in
+        the page's language, and the others only when fewer than offset + limit matches are in it."""
+        rank = self.rank.replace("e.folded", "matches.folded")
         sql = (
-            f"SELECT id, COUNT(*) OVER () FROM (SELECT e.id AS id, {self.rank} AS rank, {KIND_ORDER} AS kind_order,"
-            f" {OWN_LANGUAGE} AS own_language {self._from_where()}) AS matches"
-            f" ORDER BY own_language, rank DESC, kind_order, id LIMIT %s OFFSET %s"
+            f"SELECT id, total FROM (SELECT e.id AS id, e.folded AS folded, {KIND_ORDER} AS kind_order,"
+            f" {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
+            f" COUNT(*) FILTER (WHERE e.language = %s) OVER () AS own_total {self._from_where()}) AS matches"
+            f" ORDER BY own_language, CASE WHEN own_language = 0 OR own_total < %s THEN {rank} ELSE 0 END DESC,"
+            f" kind_order, id LIMIT %s OFFSET %s"
         )
+        params = [self.page_language, self.page_language] + self.params + [offset + limit] + self.rank_params
         with connection.cursor() as cursor:
-            cursor.execute(sql, self.rank_params + [self.page_language] + self.params + [limit, offset])
+            cursor.execute(sql, params + [limit, offset])
             rows = cursor.fetchall()
         total = rows[0][1] if rows else (self.count() if offset else 0)
         return total, [row[0] for row in rows]
