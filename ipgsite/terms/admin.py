@@ -150,32 +150,8 @@ class TermAdmin(ContentAdmin):
                 actions[name] = (_status_action(step, code), name, label)
         return actions
 
-    def save_model(self, request, obj, form, change):
-        stored = Term.objects.get(pk=obj.pk) if change else obj
-        columns = term_columns()
-        for column in columns if not change else ():
-            setattr(obj, column, None)  # a new term's names are written below, each with its history
-        values = {
-            name: form.cleaned_data[name]
-            for name in form.changed_data
-            if name in form.cleaned_data and name not in columns and name in self._model_field_names()
-        }
-        if values or not change:
-            stored = writing.save_structure(stored, values, by=request.user)
-            obj.pk = stored.pk
-        base = form.cleaned_data.get("base_revision")
-        for column, (field, code) in columns.items():
-            if column in form.cleaned_data and (form.cleaned_data[column] or "") != writing.text_in(
-                stored, code, field
-            ):
-                writing.write_text(
-                    stored,
-                    code,
-                    form.cleaned_data[column] or "",
-                    by=request.user,
-                    base_revision=writing.LATEST if not change or base is None else base,
-                    field=field,
-                )
+    def written_columns(self):
+        return term_columns()
 
 
 @admin.register(Occurrence)

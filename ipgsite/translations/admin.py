@@ -255,22 +255,31 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
             messages.error(request, _conflict_message(conflict))
             return HttpResponseRedirect(request.get_full_path())
 
+    def written_columns(self):
+        """{column: (field, language)} of the texts written one by one through `writing.write_text`, each with its
+        history: a paragraph's text or a note's body (field None); subclasses name their own (a term's names…)."""
+        if self.model in (Paragraph, Note):
+            return {column: (None, code) for column, code in text_columns(self.model).items()}
+        return {}
+
     def save_model(self, request, obj, form, change):
         stored = type(obj).objects.get(pk=obj.pk) if change else obj
-        texts = text_columns(type(obj)) if type(obj) in writing.TEXT_FIELD else {}
-        for column in texts if not change else ():
-            setattr(obj, column, None)  # a new paragraph's texts are written below, each with its history
+        columns = self.written_columns()
+        for column in columns if not change else ():
+            setattr(obj, column, None)  # a new object's texts are written below, each with its history
         values = {
             name: form.cleaned_data[name]
             for name in form.changed_data
-            if name in form.cleaned_data and name not in texts and name in self._model_field_names()
+            if name in form.cleaned_data and name not in columns and name in self._model_field_names()
         }
         if values or not change:
             stored = writing.save_structure(stored, values, by=request.user)
             obj.pk = stored.pk
         base = form.cleaned_data.get("base_revision")
-        for column, code in texts.items():
-            if column in form.cleaned_data and (form.cleaned_data[column] or "") != writing.text_in(stored, code):
+        for column, (field, code) in columns.items():
+            if column in form.cleaned_data and (form.cleaned_data[column] or "") != writing.text_in(
+                stored, code, field
+            ):
                 writing.write_text(
                     stored,
                     code,
@@ -278,6 +287,7 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
                     by=request.user,
                     base_revision=writing.LATEST if not change or base is None else base,
                     minor=bool(form.cleaned_data.get("minor_edit")),
+                    field=field,
                 )
 
     def _model_field_names(self):
