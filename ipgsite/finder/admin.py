@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
 from ipgsite.translations import writing
-from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message
+from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
 from ipgsite.translations.models import Change
 
 from .models import Outcome, Question
@@ -66,14 +66,7 @@ class QuestionAdmin(ContentAdmin):
 
     @admin.display(description=gettext_lazy("status"))
     def status_of_wording(self, question):
-        if not question.pk:
-            return "—"
-        statuses = {s.language: s for s in question.statuses.all()}
-        return format_html_join(
-            " · ",
-            "{}: {}",
-            ((code, statuses[code].get_state_display() if code in statuses else "—") for code in languages.CODES),
-        )
+        return status_by_language(question)
 
     @admin.display(description=gettext_lazy("history"))
     def history(self, question):

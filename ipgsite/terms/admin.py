@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
 from ipgsite.translations import status, writing
-from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message
+from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
 from ipgsite.translations.models import Change
 from ipgsite.translations.permissions import translatable_languages
 
@@ -97,14 +97,7 @@ class TermAdmin(ContentAdmin):
 
     @admin.display(description=gettext_lazy("status"))
     def status_of_names(self, term):
-        if not term.pk:
-            return "—"
-        statuses = {s.language: s for s in term.statuses.all()}
-        return format_html_join(
-            " · ",
-            "{}: {}",
-            ((code, statuses[code].get_state_display() if code in statuses else "—") for code in languages.CODES),
-        )
+        return status_by_language(term)
 
     @admin.display(description=gettext_lazy("history"))
     def history(self, term):

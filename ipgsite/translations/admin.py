@@ -137,6 +137,18 @@ def text_columns(model):
     return {writing.text_column(model, code): code for code in languages.CODES}
 
 
+def status_by_language(obj):
+    """Each language's state of a term's names or a question's wording, for a read-only admin field."""
+    if not obj.pk:
+        return "—"
+    statuses = {s.language: s for s in obj.statuses.all()}
+    return format_html_join(
+        " · ",
+        "{}: {}",
+        ((code, statuses[code].get_state_display() if code in statuses else "—") for code in languages.CODES),
+    )
+
+
 def translated_columns(model):
     """{column: language} for every translated field of a model, e.g. {"title_en": "en", …}."""
     return {
