@@ -5,9 +5,12 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from edits import add_note, delete, write
-from ipgsite.ipg.models import Paragraph
+from edits import add_note, change, delete, write
+from ipgsite.ipg.models import Alias, Paragraph, Part, Section
+from ipgsite.search.finding import find
+from ipgsite.search.index import rebuild_index
 from ipgsite.search.models import Entry
+from ipgsite.search.query import Query
 from pages import parse
 
 PHONE = {"width": 390, "height": 844}
@@ -271,6 +274,63 @@ def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
 def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):
     p = write("2.4", "definition-2", "ja", "カピバラ")  # autocommit: committed at once
     assert Entry.objects.get(folded__contains="カピバラ").paragraph == p
+
+
+def test_a_renamed_section_is_found_by_its_new_name_at_once(transactional_db, client):
+    """Committed, as in production: the sections' names are read once per content version and kept (a test
+    inside a transaction reads them afresh every time), and a rename through the write path is a new version."""
+    old = "Game Play Error — Mulligan Procedure Error"
+    assert client.get("/en/search/", {"q": "Quokka Procedure Error"}).status_code == 200  # names read and kept
+    assert client.get("/en/search/", {"q": old})["Location"] == "/en/ipg/2.4/"
+    change(Section.objects.get(number="2.4"), title_en="Quokka Procedure Error")
+    assert client.get("/en/search/", {"q": "Quokka Procedure Error"})["Location"] == "/en/ipg/2.4/"
+    assert client.get("/en/search/", {"q": old}).status_code == 200  # the old name is gone
+    change(Alias(section=Section.objects.get(number="2.5"), name="Quokka Rule", language="en"))
+    assert client.get("/en/search/", {"q": "Quokka Rule"})["Location"] == "/en/ipg/2.5/"
+
+
+def test_a_section_written_around_the_write_path_still_lists_its_results(transactional_db, client):
+    """A write by other means does not change the content version, so the names kept from before do not know
+    its section: its results are listed under it all the same, read from the database."""
+    assert urls(search(client, "capybara")) == []  # names read and kept
+    chapter = Section.objects.get(number="2.4").chapter
+    section = Section.objects.create(number="9.9", chapter=chapter, order=9999, title_en="Capybara Error")
+    Paragraph.objects.bulk_create(
+        [Paragraph(section=section, key="definition-1", part=Part.DEFINITION, order=1, text_en="A capybara.")]
+    )
+    rebuild_index()
+    html = search(client, "capybara")
+    assert urls(html) == ["/en/ipg/9.9/#definition-1"]
+    assert "Capybara Error" in html.find("section", class_="result-group").find("h2").text()
+
+
+@pytest.mark.parametrize(
+    "q, languages",
+    [
+        ("library", ()),  # one term with many forms: each of its conditions a list of ids on PostgreSQL
+        ("scry", ()),
+        ("scry", ("ja",)),
+        ("penalties", ()),  # no term of the termbase: "penalty" is found by its stem only
+        ("reveals", ()),  # a term: its names in every language, and its stems
+        ("手札", ()),
+        ("占", ()),
+        ("闇の腹心", ()),
+        ("再調度", ()),
+        ("of", ()),  # no index holds two Latin letters: compared on every entry
+        ("scry two cards", ()),  # several terms: one bitmap of the entries that have them all
+        ("top card library mulligan", ()),
+        ("of library", ()),
+    ],
+)
+def test_the_indexes_count_and_rank_as_a_scan_does(ipg, q, languages):
+    """Whichever way the database's indexes are asked, they find, count and rank exactly what a LIKE scan of
+    every entry does, on both databases."""
+    query = Query.parse(q, languages)
+    indexed, scanned = find(query, "en"), find(query, "en", by_like=True)
+    assert indexed.total == scanned.total > 0
+    assert [(h.url, h.language) for g in indexed.groups for h in g.hits] == [
+        (h.url, h.language) for g in scanned.groups for h in g.hits
+    ]
 
 
 def test_loading_content_rebuilds_the_index(client, ipg):

@@ -19,7 +19,11 @@ on both databases (and in the LIKE scan); ties go to official text, then example
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
+from typing import NamedTuple
+
 from django.db import connection, transaction
+
+from ipgsite.ipg.models import Paragraph
 
 from .expanding import Term
 from .folding import is_cjk
@@ -63,6 +67,19 @@ def _density(terms, language):
         removed = f"REPLACE({removed}, %s, '')"
     length = _bytes("e.folded")
     return f"({length} - {_bytes(removed)}) * 10000 / ({length} + 200)", forms
+
+
+class Found(NamedTuple):
+    """One entry on the page of results."""
+
+    id: int
+    section_id: int
+    note_id: int | None
+    language: str
+    kind: str
+    text: str
+    folded: str
+    key: str  # its paragraph's key
 
 
 class Search:
@@ -110,23 +127,29 @@ class Search:
             return cursor.fetchone() is not None
 
     def page(self, offset, limit):
-        """How many entries match, and the ids of those at [offset, offset + limit) in rank order: one query.
-        The density (REPLACE, 2/3 of the query's time) is computed only for rows that can reach the page: those in
-        the page's language, and the others only when fewer than offset + limit matches are in it."""
+        """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`: one query.
+        The density (REPLACE, 2/3 of the ranking's time) is computed only for rows that can reach the page: those
+        in the page's language, and the others only when fewer than offset + limit matches are in it."""
         rank = self.rank.replace("e.folded", "matches.folded")
-        sql = (
-            f"SELECT id, total FROM (SELECT e.id AS id, e.folded AS folded, {KIND_ORDER} AS kind_order,"
+        ranked = (
+            f"SELECT id, total, own_language, CASE WHEN own_language = 0 OR own_total < %s THEN {rank} ELSE 0 END"
+            f" AS density, kind_order FROM (SELECT e.id AS id, e.folded AS folded, {KIND_ORDER} AS kind_order,"
             f" {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
             f" COUNT(*) FILTER (WHERE e.language = %s) OVER () AS own_total {self._from_where()}) AS matches"
-            f" ORDER BY own_language, CASE WHEN own_language = 0 OR own_total < %s THEN {rank} ELSE 0 END DESC,"
-            f" kind_order, id LIMIT %s OFFSET %s"
+            f" ORDER BY own_language, density DESC, kind_order, id LIMIT %s OFFSET %s"
         )
-        params = [self.page_language, self.page_language] + self.params + [offset + limit] + self.rank_params
+        sql = (
+            f"SELECT page.total, e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, p.key"
+            f" FROM ({ranked}) AS page JOIN search_entry e ON e.id = page.id"
+            f" JOIN {Paragraph._meta.db_table} p ON p.id = e.paragraph_id"
+            f" ORDER BY page.own_language, page.density DESC, page.kind_order, page.id"
+        )
+        params = [offset + limit] + self.rank_params + [self.page_language, self.page_language] + self.params
         with connection.cursor() as cursor:
             cursor.execute(sql, params + [limit, offset])
             rows = cursor.fetchall()
-        total = rows[0][1] if rows else (self.count() if offset else 0)
-        return total, [row[0] for row in rows]
+        total = rows[0][0] if rows else (self.count() if offset else 0)
+        return total, [Found(*row[1:]) for row in rows]
 
 
 class LikeScan(Search):
@@ -190,31 +213,41 @@ class SQLiteSearch(Search):
 
 class PostgresSearch(Search):
     def look_up(self, terms):
-        # A term's forms of 1 or 2 CJK characters, and its stem phrases, are each one tsquery of alternatives.
+        """Each form of 3 or more characters is looked up in the pg_trgm index; a term's forms of 1 or 2 CJK
+        characters, and its stem phrases, are each one tsquery of alternatives. A form no index holds (1 or 2 Latin
+        characters) is compared on each entry.
+
+        A query of one term is a list of ids, one index scan for each of its conditions: as one bitmap, every row
+        found would be checked again against every condition, twice the time at 50x the corpus. The terms of a
+        longer query are one bitmap, whose rows are those that have every term, fewer than any term's own."""
         self.indexed = False
+        by_term = []
         for term in terms:
-            conditions, params = [], []
+            conditions = []  # (SQL on one entry's columns, its parameters)
             for form in term.forms:
-                if not is_short(form):  # LIKE on `folded` uses the pg_trgm index for 3+ characters
-                    conditions.append(LIKE[False])
-                    params.append(like_pattern(form))
+                if not is_short(form):
+                    conditions.append(("folded LIKE %s", [like_pattern(form)]))
             short_cjk = [f for f in term.forms if is_short_cjk(f)]
             if short_cjk:
                 queries = " || ".join(["plainto_tsquery('simple', %s)"] * len(short_cjk))
-                conditions.append(f"e.grams_words @@ ({queries})")  # a stored tsvector: see migration 0002
-                params += short_cjk
+                conditions.append((f"grams_words @@ ({queries})", short_cjk))  # a stored tsvector: migration 0002
             words = list({stem_phrase(phrase): phrase for phrase in term.words}.values())
             if words:  # PostgreSQL stems them itself, the same way
                 queries = " || ".join(["phraseto_tsquery('english', %s)"] * len(words))
-                conditions.append(f"e.english_words @@ ({queries})")  # a stored tsvector: migration 0004
-                params += words
+                conditions.append((f"english_words @@ ({queries})", words))  # a stored tsvector: migration 0004
             others = [f for f in term.forms if is_short(f) and not is_short_cjk(f)]
-            for form in others:
-                conditions.append(LIKE[False])
-                params.append(like_pattern(form))
-            self.where.append(f"({' OR '.join(conditions)})")
-            self.params += params
+            conditions += [("folded LIKE %s", [like_pattern(form)]) for form in others]
             self.indexed = self.indexed or not others
+            by_term.append((conditions, not others))
+        if len(by_term) == 1 and by_term[0][1]:
+            conditions = by_term[0][0]
+            branches = " UNION ALL ".join(f"SELECT id FROM search_entry WHERE {sql}" for sql, _params in conditions)
+            self.where.insert(0, f"e.id = ANY(ARRAY({branches}))")
+            self.params[:0] = [param for _sql, params in conditions for param in params]
+            return
+        for conditions, _indexed in by_term:
+            self.where.append(f"({' OR '.join('e.' + sql for sql, _params in conditions)})")
+            self.params += [param for _sql, params in conditions for param in params]
 
     def _with_indexes(self, run):
         if not self.indexed:

@@ -3,10 +3,12 @@
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from django.db import connection
+from django.urls import get_script_prefix
+from django.utils.translation import get_language
 
+from ipgsite.caching.versions import content_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Section
@@ -15,7 +17,7 @@ from ipgsite.terms.lookup import vocabulary
 from . import backends
 from .expanding import expand, simplified
 from .folding import fold
-from .models import Entry, Kind
+from .models import Kind
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -34,12 +36,12 @@ def _name_key(name):
 TITLE_FIELDS = [f"title_{languages.field_suffix(code)}" for code in languages.CODES]
 
 
-@lru_cache(maxsize=4)
 def _folded_names(sections, aliases):
     numbers, names, spellings = {}, {}, {}
-    for pk, number, *titles in sections:
-        numbers[number.casefold()] = pk
-        names[pk] = {_name_key(title) for title in titles if title}
+    for section in sections:
+        numbers[section.number.casefold()] = section.pk
+        titles = [getattr(section, field) for field in TITLE_FIELDS]
+        names[section.pk] = {_name_key(title) for title in titles if title}
         for code, title in zip(languages.CODES, titles, strict=True):
             if title:
                 spellings.setdefault(_name_key(title), (title, code))
@@ -75,6 +77,7 @@ class AllNames:
         return found
 
 
+_section_names = {}  # content version -> what SectionNames reads
 _spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
 
 
@@ -90,17 +93,41 @@ def spellings_of(section_spellings, terms):
 
 
 class SectionNames:
-    """Every section's names (titles in each language, aliases, former names) and numbers, folded for comparison."""
+    """Every section's names (titles in each language, aliases, former names) and numbers, folded for comparison;
+    and the sections themselves, in reading order, with their addresses.
+
+    Read on every search, so read once per content version (`ipgsite.caching.versions`, which every write of
+    sections and aliases changes), as `terms.lookup.vocabulary()` is.
+    """
 
     def __init__(self):
-        # Read on every search, so in plain SQL: the ORM would spend more time building these two queries than
-        # the database spends answering them. The folded names are computed once per distinct set of rows.
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT id, number, {', '.join(TITLE_FIELDS)} FROM {Section._meta.db_table} ORDER BY id")
-            sections = tuple(cursor.fetchall())
-            cursor.execute(f"SELECT section_id, name, language FROM {Alias._meta.db_table} ORDER BY id")
-            aliases = tuple(cursor.fetchall())
-        self.numbers, self.names, self.all_names, self.section_spellings = _folded_names(sections, aliases)
+        version = content_version()
+        known = _section_names.get(version)
+        if known is None:
+            known = self._read()
+            if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
+                _section_names.clear()
+                _section_names[version] = known
+        self.sections, self.numbers, self.names, self.all_names, self.section_spellings, self._urls = known
+
+    @staticmethod
+    def _read():
+        sections = {section.pk: section for section in Section.objects.in_reading_order()}
+        aliases = tuple(Alias.objects.order_by("pk").values_list("section_id", "name", "language"))
+        return (sections, *_folded_names(tuple(sections.values()), aliases), {})
+
+    def sections_of(self, pks):
+        """The sections with these primary keys that exist: as read since the content last changed, or read now
+        if they are newer."""
+        found = {pk: self.sections[pk] for pk in pks if pk in self.sections}
+        return found | Section.objects.in_bulk(set(pks) - found.keys())
+
+    def url_of(self, section):
+        """Its address, reversed once per section and language rather than once per result."""
+        key = (section.pk, get_language(), get_script_prefix())
+        if key not in self._urls:
+            self._urls[key] = section.get_absolute_url()
+        return self._urls[key]
 
     def named_by(self, text):
         """The section that `text` is the number or the name of, if any; in traditional Chinese characters too."""
@@ -108,7 +135,7 @@ class SectionNames:
         pk = self._named_by_key(key)
         if pk is None and simplified(key):
             pk = self._named_by_key(_name_key(simplified(key)))
-        return Section.objects.get(pk=pk) if pk is not None else None
+        return self.sections_of([pk]).get(pk) if pk is not None else None
 
     def _named_by_key(self, key):
         match = NUMBER.match(key)
@@ -130,12 +157,12 @@ class SectionNames:
             candidates = owners if candidates is None else candidates & owners
             if not candidates:
                 return []
-        pks = [
+        pks = {
             pk
-            for pk in sorted(candidates)
+            for pk in candidates
             if any(all(any(form in name for form in term.forms) for term in terms) for name in self.names[pk])
-        ]
-        return list(Section.objects.filter(pk__in=pks).in_reading_order()) if pks else []
+        }
+        return [section for section in self.sections.values() if section.pk in pks]
 
 
 def _also_searched(terms):
@@ -231,28 +258,27 @@ def find(query, page_language, names=None, by_like=False):
     search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like=by_like)
     forms = [form for term in terms for form in term.forms]
     stems = {stem for term in terms for phrase in term.stems for stem in phrase.split()}
-    results.total, ids = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     found_nothing = not results.total and not results.sections
     finds = _finds(query, termbase, page_language, by_like)
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
-    fields = ["id", "section_id", "note_id", "language", "kind", "text", "folded", "paragraph__key"]
-    entries = {row["id"]: row for row in Entry.objects.filter(pk__in=ids).values(*fields)}
-    sections = Section.objects.in_bulk({row["section_id"] for row in entries.values()})
-    groups = {}
-    for row in (entries[pk] for pk in ids):
-        section = sections[row["section_id"]]
-        if section.pk not in groups:
-            groups[section.pk] = Group(section=section, url=section.get_absolute_url())
-        group = groups[section.pk]
+    sections, groups = names.sections_of({found.section_id for found in page}), {}
+    for found in page:
+        if found.section_id not in sections:  # deleted since the page was read
+            continue
+        if found.section_id not in groups:
+            section = sections[found.section_id]
+            groups[found.section_id] = Group(section=section, url=names.url_of(section))
+        group = groups[found.section_id]
         group.hits.append(
             Hit(
-                key=row["paragraph__key"],
-                language=row["language"],
-                kind=row["kind"],
-                is_note=row["note_id"] is not None,
-                snippet=snippet(row["text"], forms, row["language"], folded=row["folded"], stems=stems),
-                url=f"{group.url}#{row['paragraph__key']}",
+                key=found.key,
+                language=found.language,
+                kind=found.kind,
+                is_note=found.note_id is not None,
+                snippet=snippet(found.text, forms, found.language, folded=found.folded, stems=stems),
+                url=f"{group.url}#{found.key}",
             )
         )
     results.groups = list(groups.values())
