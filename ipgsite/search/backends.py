@@ -79,6 +79,7 @@ class Found(NamedTuple):
     kind: str
     text: str
     folded: str
+    stems: str  # the stems of its words, " in spaces "
     key: str  # its paragraph's key
 
 
@@ -139,7 +140,7 @@ class Search:
             f" ORDER BY own_language, density DESC, kind_order, id LIMIT %s OFFSET %s"
         )
         sql = (
-            f"SELECT page.total, e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, p.key"
+            f"SELECT page.total, e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, e.stems, p.key"
             f" FROM ({ranked}) AS page JOIN search_entry e ON e.id = page.id"
             f" JOIN {Paragraph._meta.db_table} p ON p.id = e.paragraph_id"
             f" ORDER BY page.own_language, page.density DESC, page.kind_order, page.id"

@@ -277,7 +277,10 @@ def find(query, page_language, names=None, by_like=False):
                 language=found.language,
                 kind=found.kind,
                 is_note=found.note_id is not None,
-                snippet=snippet(found.text, forms, found.language, folded=found.folded, stems=stems),
+                # Only the stems its words have: looking for the others would read every word of it.
+                snippet=snippet(
+                    found.text, forms, found.language, found.folded, stems.intersection(found.stems.split())
+                ),
                 url=f"{group.url}#{found.key}",
             )
         )
