@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from ipgsite.finder.sitemaps import FinderSitemap
 from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
 from ipgsite.releases import views as release_views
@@ -19,7 +20,7 @@ urlpatterns = [
     path(
         "sitemap.xml",
         sitemap,
-        {"sitemaps": sitemaps | study_sitemaps | {"glossary": GlossarySitemap}},
+        {"sitemaps": sitemaps | study_sitemaps | {"glossary": GlossarySitemap, "finder": FinderSitemap}},
         name="django.contrib.sitemaps.views.sitemap",
     ),
 ]

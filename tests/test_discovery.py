@@ -54,9 +54,10 @@ def test_the_sitemap_lists_every_section_in_every_language(client, ipg):
     assert response.status_code == 200
     xml = response.content.decode()
     locs = re.findall(r"<loc>([^<]+)</loc>", xml)
-    assert len(locs) == (30 + 2 + 2) * 3  # sections, outline and penalties, the quiz, the glossary
+    assert len(locs) == (30 + 2 + 3) * 3  # sections, outline and penalties, the quiz, the glossary, the finder
     for code in ("en", "zh-hans", "ja"):
         assert f"http://testserver/{code}/ipg/2.3/" in locs
         assert f"http://testserver/{code}/penalties/" in locs
         assert f"http://testserver/{code}/quiz/" in locs
+        assert f"http://testserver/{code}/finder/" in locs
     assert 'hreflang="x-default"' in xml

@@ -193,3 +193,10 @@ def test_a_cited_paragraphs_commentary_is_offered_folded_and_marked_as_commentar
     # a paragraph without commentary has no fold
     page = parse(client.get("/en/finder/pre-game/").content)
     assert page.find("blockquote", class_="finder-citation").find("details") is None
+
+
+def test_the_finder_is_in_the_sitemap_in_every_language_and_its_steps_are_not(client, ipg):
+    xml = client.get("/sitemap.xml").content.decode()
+    for code in languages.CODES:
+        assert f"/{code}/finder/</loc>" in xml
+    assert "/finder/in-game/" not in xml

@@ -4,25 +4,33 @@ from django.urls import reverse
 from .models import Section
 
 
-class OutlineSitemap(Sitemap):
+class MultilingualSitemap(Sitemap):
+    """Every page in every language, each with its alternates in the others."""
+
     i18n = True
     alternates = True
     x_default = True
     changefreq = "monthly"
-    priority = 1.0
+
+
+class PagesSitemap(MultilingualSitemap):
+    """Pages named by their URL names (`pages`)."""
+
+    pages = ()
 
     def items(self):
-        return ["ipg:outline", "ipg:penalties"]
+        return list(self.pages)
 
     def location(self, item):
         return reverse(item)
 
 
-class SectionSitemap(Sitemap):
-    i18n = True
-    alternates = True
-    x_default = True
-    changefreq = "monthly"
+class OutlineSitemap(PagesSitemap):
+    priority = 1.0
+    pages = ("ipg:outline", "ipg:penalties")
+
+
+class SectionSitemap(MultilingualSitemap):
     priority = 0.8
 
     def items(self):

@@ -1,16 +1,6 @@
-from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
+from ipgsite.ipg.sitemaps import PagesSitemap
 
 
-class GlossarySitemap(Sitemap):
-    i18n = True
-    alternates = True
-    x_default = True
-    changefreq = "monthly"
+class GlossarySitemap(PagesSitemap):
     priority = 0.6
-
-    def items(self):
-        return ["terms:glossary"]
-
-    def location(self, item):
-        return reverse(item)
+    pages = ("terms:glossary",)
