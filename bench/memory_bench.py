@@ -18,82 +18,19 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from corpus import add_copies, setup_database  # noqa: E402  (bench/ is the script's directory)
+
 BENCH_DATABASE = "ipg_bench_memory"
-
-
-def setup_database(args):
-    """Point Django at a throwaway database before it starts; return a function that removes it."""
-    if args.postgres:
-        import psycopg
-
-        admin_url = args.postgres.rsplit("/", 1)[0] + "/postgres"
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
-            conn.execute(f"CREATE DATABASE {BENCH_DATABASE} TEMPLATE template0 ENCODING 'UTF8'")
-        os.environ["DATABASE_URL"] = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}"
-
-        def drop():
-            from django.db import connections
-
-            connections.close_all()
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
-
-        return drop
-    directory = tempfile.TemporaryDirectory(prefix="ipg-memory-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{directory.name}/bench.sqlite3"
-    return directory.cleanup
 
 
 def marked(text, copy):
     return f"{text} {copy}" if text else text
-
-
-def add_copies(copies):
-    """Synthetic copies of every section with text, each text ending in the copy's number."""
-    from ipgsite.ipg.models import Note, Paragraph, Section
-
-    originals = list(Section.objects.with_text().order_by("order"))
-    for copy in range(1, copies + 1):
-        for index, section in enumerate(originals, 1):
-            clone = Section.objects.create(
-                number=f"{100 + copy}.{index}",
-                chapter=section.chapter,
-                penalty=section.penalty,
-                order=10000 + copy * 100 + index,
-                title_en=f"{section.title_en} (copy {copy})",
-            )
-            clones = Paragraph.objects.bulk_create(
-                Paragraph(
-                    section=clone,
-                    key=p.key,
-                    part=p.part,
-                    order=p.order,
-                    text_en=marked(p.text_en, copy),
-                    text_zh_hans=marked(p.text_zh_hans, copy),
-                    text_ja=marked(p.text_ja, copy),
-                )
-                for p in section.paragraphs.order_by("order")
-            )
-            by_key = {p.key: p for p in clones}
-            Note.objects.bulk_create(
-                Note(
-                    paragraph=by_key[n.paragraph.key],
-                    language=n.language,
-                    source=n.source,
-                    order=n.order,
-                    body_en=marked(n.body_en, copy),
-                    body_zh_hans=marked(n.body_zh_hans, copy),
-                    body_ja=marked(n.body_ja, copy),
-                )
-                for n in Note.objects.filter(paragraph__section=section).select_related("paragraph")
-            )
 
 
 def directions():
@@ -161,7 +98,7 @@ def main():
     parser.add_argument("--copies", type=int, default=49, help="synthetic copies for the large corpus (default 49)")
     args = parser.parse_args()
 
-    cleanup = setup_database(args)
+    cleanup = setup_database(args.postgres, BENCH_DATABASE)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ipgsite.settings")
     try:
         import django
@@ -179,7 +116,7 @@ def main():
             f" on {os.cpu_count()} cores (other work on the machine shows in p95)"
         )
         report("1x", args.repeat)
-        add_copies(args.copies)
+        add_copies(args.copies, mark=marked)
         rebuild_index()
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/release_bench.py          # SQLite, in a throwaway file
 
-The corpus is content/ plus 49 synthetic copies of every section with text (as bench/search_bench.py
+The corpus is content/ plus 49 synthetic copies of every section with text (as bench/corpus.py
 makes them). It publishes a first release, edits the English of one paragraph in every second section
 with English text and the Japanese of one note in every fifth, publishes a second release, and prints the
 median time to publish, to write content/releases/ (export_releases), to render the second release's
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search_bench import add_copies  # noqa: E402  (bench/ is the script's directory)
+from corpus import add_copies  # noqa: E402  (bench/ is the script's directory)
 
 
 def timed(function, repeat):

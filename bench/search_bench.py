@@ -17,12 +17,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from corpus import add_copies, setup_database  # noqa: E402  (bench/ is the script's directory)
 
 QUERIES = {
     "CJK, 1 character": ["占", "札", "警", "腹", "誘"],
@@ -35,73 +36,6 @@ QUERIES = {
     "near misses": ["mulligna", "Hiden Card Eror", "Markd Cards", "mulligna procedure", "librery"],
 }
 BENCH_DATABASE = f"ipg_bench_search_{os.getpid()}"  # its own, so that two runs on one server don't collide
-
-
-def setup_database(args):
-    """Point Django at a throwaway database before it starts; return a function that removes it."""
-    if args.postgres:
-        import psycopg
-
-        admin_url = args.postgres.rsplit("/", 1)[0] + "/postgres"  # the server's maintenance database
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
-            conn.execute(f"CREATE DATABASE {BENCH_DATABASE} TEMPLATE template0 ENCODING 'UTF8'")
-        os.environ["DATABASE_URL"] = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}"
-
-        def drop():
-            from django.db import connections
-
-            connections.close_all()
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE}")
-
-        return drop
-    directory = tempfile.TemporaryDirectory(prefix="ipg-search-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{directory.name}/bench.sqlite3"
-    return directory.cleanup
-
-
-def add_copies(copies):
-    """Synthetic copies of every section with text: new sections holding the same paragraphs and notes."""
-    from ipgsite.ipg.models import Note, Paragraph, Section
-
-    originals = list(Section.objects.with_text().order_by("order"))
-    for copy in range(1, copies + 1):
-        for index, section in enumerate(originals, 1):
-            clone = Section.objects.create(
-                number=f"{100 + copy}.{index}",
-                chapter=section.chapter,
-                penalty=section.penalty,
-                order=10000 + copy * 100 + index,
-                title_en=f"{section.title_en} (copy {copy})",
-            )
-            paragraphs = list(section.paragraphs.order_by("order"))
-            clones = Paragraph.objects.bulk_create(
-                Paragraph(
-                    section=clone,
-                    key=p.key,
-                    part=p.part,
-                    order=p.order,
-                    bullet=p.bullet,
-                    text_en=p.text_en,
-                    text_zh_hans=p.text_zh_hans,
-                    text_ja=p.text_ja,
-                )
-                for p in paragraphs
-            )
-            by_key = {p.key: p for p in clones}
-            Note.objects.bulk_create(
-                Note(
-                    paragraph=by_key[n.paragraph.key],
-                    language=n.language,
-                    source=n.source,
-                    order=n.order,
-                    body_en=n.body_en,
-                    body_zh_hans=n.body_zh_hans,
-                    body_ja=n.body_ja,
-                )
-                for n in Note.objects.filter(paragraph__section=section).select_related("paragraph")
-            )
 
 
 def analyze(connection):
@@ -163,7 +97,7 @@ def main():
     )
     args = parser.parse_args()
 
-    cleanup = setup_database(args)
+    cleanup = setup_database(args.postgres, BENCH_DATABASE)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ipgsite.settings")
     try:
         import django
