@@ -52,10 +52,17 @@ def _paragraph(number, key):
 
 @require_safe
 def paragraph(request, number, key):
-    """The section opened at one paragraph, with a link preview of that paragraph for chat apps."""
+    """The section opened at one paragraph, with a link preview of that paragraph for chat apps.
+
+    `?langs=` shows the section in those languages, as on its own page; the preview stays in the page's."""
     section, paragraph = _paragraph(number, key)
+    chosen, redirect = compare.in_url(request)
+    if redirect:
+        return redirect
     code = get_language()
-    parts = read_section(section, [code])
+    codes = chosen or [code]
+    comparing = len(codes) > 1
+    parts = read_section(section, codes, fallback=not comparing)
     row = next(row for part in parts for row in part.rows if row.paragraph.pk == paragraph.pk)
     title = section.title_in(code)
     text = paragraph.text_in(code)
@@ -75,7 +82,9 @@ def paragraph(request, number, key):
         "paragraph_name": _paragraph_name(row),
         "description": description,
         "description_lang": languages.html_lang(code),
-        "section_url": _section_url(section, code),
+        "section_url": _section_url(section, code) + (f"?langs={compare.serialize(codes)}" if chosen else ""),
+        "comparing": comparing,
+        "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
         "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{key}"),
         "share_url": request.build_absolute_uri(_share_url(section, key, code)),
         "image_url": request.build_absolute_uri(f"{image}?v={card.digest}"),
