@@ -167,6 +167,21 @@ def test_a_shared_paragraphs_languages_are_kept_apart(client, ipg):
     assert "X-Cache" not in response and kept(odd, "ja") is None
 
 
+def test_a_reading_list_is_never_kept_so_no_reader_gets_anothers_languages(client, ipg):
+    url = "/en/list/?p=2.3:example-c"
+    remembering = reader()
+    remembering.cookies["ipg_langs"] = "en,ja"
+    for _ in range(2):  # whoever comes first, each reader gets their own answer
+        redirected = remembering.get(url)
+        assert (redirected.status_code, redirected["Location"]) == (302, url + "&langs=en,ja")
+        plain = reader().get(url)
+        assert plain.status_code == 200 and columns(plain, "ref-2-3-example-c") == ["en"]
+        for response in (redirected, plain):
+            assert "X-Cache" not in response
+            assert "Cookie" in response["Vary"]
+    assert kept(url) is None
+
+
 def test_signed_in_readers_get_their_own_page(client, ipg):
     client.get("/en/ipg/2.3/")
     user = get_user_model().objects.create_user("reader", password="a long passphrase")

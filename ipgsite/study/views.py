@@ -5,6 +5,7 @@ from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
@@ -116,20 +117,24 @@ def preview_image(request, number, key):
     return response
 
 
-def _chosen_languages(request):
-    chosen = compare.parse(",".join(request.GET.getlist("langs")))
-    return chosen or [get_language()]
-
-
 @require_safe
 def reading_list(request):
-    """The paragraphs named by `p`, in order, in the reader's languages, to read or print as a handout."""
+    """The paragraphs named by `p`, in order, in the reader's languages, to read or print as a handout.
+
+    The languages are chosen as on section pages: `?langs=`, else a redirect to the reader's remembered
+    choice (the cookie), so that the URL always says what the page shows."""
+    chosen, redirect = compare.in_url(request, safe=":,")
+    if redirect is None and not chosen:
+        redirect = compare.remembered(request, safe=":,")
+    if redirect:
+        patch_vary_headers(redirect, ["Cookie"])  # the same URL without the cookie is the list itself
+        return redirect
     references = [r for r in request.GET.getlist("p") if r.strip()]
     over = len(references) > lists.MAX_PARAGRAPHS
-    codes = _chosen_languages(request)
+    codes = chosen or [get_language()]
     comparing = len(codes) > 1
     entries = lists.read_list(references[: lists.MAX_PARAGRAPHS], codes, fallback=not comparing)
-    langs = compare.serialize(codes) if comparing else ""
+    langs = compare.serialize(codes) if chosen else ""
     context = {
         "links_cache": {},
         "entries": entries,
@@ -147,7 +152,9 @@ def reading_list(request):
             reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs), safe=":,")
         ),
     }
-    return render(request, "study/list.html", context, status=200)
+    response = render(request, "study/list.html", context)
+    patch_vary_headers(response, ["Cookie"])  # a reader with a remembered choice is redirected from this URL
+    return response
 
 
 def _langs(langs):
