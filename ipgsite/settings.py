@@ -189,7 +189,7 @@ PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs"],
-    "study:paragraph": [],
+    "study:paragraph": ["langs"],
     "terms:glossary": ["kind"],
     "api:outline": [],
     "api:section": [],

@@ -51,11 +51,13 @@ def test_a_list_of_three_paragraphs_from_two_sections_opens_in_a_fresh_browser(l
     assert fresh.locator(".reading-list-bar").is_hidden()  # the fresh browser has no list of its own
 
 
-def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page):
+@pytest.mark.parametrize("langs", ["", "?langs=en,zh-hans,ja"])
+def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page, langs):
     page = new_page(PHONE)
-    page.goto(live_ipg.url + "/ja/ipg/2.3/example-d/")
+    page.goto(live_ipg.url + "/ja/ipg/2.3/example-d/" + langs)
     row = page.locator("#example-d.shared-paragraph")
     assert row.is_visible()
+    assert row.locator(".text").count() == (3 if langs else 1)  # stacked on a phone when compared
     top = page.evaluate("document.getElementById('example-d').getBoundingClientRect().top")
     assert 0 <= top < PHONE["height"] / 2
     assert overflow(page) <= 0

@@ -16,6 +16,7 @@ from django.utils import translation
 from edits import delete, write
 from ipgsite.caching.middleware import PageCacheMiddleware
 from ipgsite.ipg.models import Paragraph
+from pages import parse
 
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
 PUBLIC_PAGES = ["/en/", "/ja/ipg/2.3/", COMPARE, "/zh-hans/penalties/", "/api/ipg/2.3/", "/zh-hans/glossary/"]
@@ -134,6 +135,51 @@ def test_a_cached_compare_page_still_remembers_the_readers_choice(client, ipg):
     redirected = newcomer.get("/en/ipg/2.4/")
     assert redirected.status_code == 302
     assert redirected["Location"] == "/en/ipg/2.4/?langs=en,zh-hans,ja"
+
+
+def columns(response, row_id="example-c"):
+    """The `lang` of each language shown for one paragraph."""
+    return [t.attrs["lang"] for t in parse(response.content).by_id(row_id).find_all(class_="text")]
+
+
+def test_a_shared_paragraphs_languages_are_kept_apart(client, ipg):
+    """The paragraph's own page is kept once per `?langs=`: a link's choice is never served for another."""
+    plain, compared, reversed_ = (
+        "/ja/ipg/2.3/example-c/",
+        "/ja/ipg/2.3/example-c/?langs=en,ja",
+        "/ja/ipg/2.3/example-c/?langs=ja,en",
+    )
+    expected = {plain: ["ja"], compared: ["en", "ja"], reversed_: ["ja", "en"]}
+    for attempt in ("miss", "hit"):
+        for url, langs in expected.items():
+            response = reader().get(url)
+            assert (response["X-Cache"], columns(response)) == (attempt, langs), url
+    assert all(kept(url, "ja") is not None for url in expected)
+    # The reader's own remembered choice does not change what a shared link shows.
+    remembering = reader()
+    remembering.cookies["ipg_langs"] = "en,zh-hans"
+    assert columns(remembering.get(plain)) == ["ja"]
+    assert columns(remembering.get(compared)) == ["en", "ja"]
+    # Another spelling of a choice is a redirect to the site's spelling, and not kept.
+    odd = "/ja/ipg/2.3/example-c/?langs=EN,ja"
+    response = reader().get(odd)
+    assert (response.status_code, response["Location"]) == (302, compared)
+    assert "X-Cache" not in response and kept(odd, "ja") is None
+
+
+def test_a_reading_list_is_never_kept_so_no_reader_gets_anothers_languages(client, ipg):
+    url = "/en/list/?p=2.3:example-c"
+    remembering = reader()
+    remembering.cookies["ipg_langs"] = "en,ja"
+    for _ in range(2):  # whoever comes first, each reader gets their own answer
+        redirected = remembering.get(url)
+        assert (redirected.status_code, redirected["Location"]) == (302, url + "&langs=en,ja")
+        plain = reader().get(url)
+        assert plain.status_code == 200 and columns(plain, "ref-2-3-example-c") == ["en"]
+        for response in (redirected, plain):
+            assert "X-Cache" not in response
+            assert "Cookie" in response["Vary"]
+    assert kept(url) is None
 
 
 def test_signed_in_readers_get_their_own_page(client, ipg):

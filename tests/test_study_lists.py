@@ -55,6 +55,73 @@ def test_a_list_is_read_in_the_readers_languages(client, ipg):
     )
 
 
+def text_langs(entry):
+    return [t.attrs["lang"] for t in entry.find_all(class_="text")]
+
+
+LIST = "/en/list/?p=2.3:example-c&p=2.4:definition-2"
+
+
+def test_a_readers_remembered_languages_open_a_list_whose_url_names_none(client, ipg):
+    client.cookies["ipg_langs"] = "en,ja"
+    response = client.get(LIST)
+    # As on section pages: to the URL that says so, which is also the link the list gives to share.
+    assert response.status_code == 302
+    assert response["Location"] == LIST + "&langs=en,ja"
+    html, (hidden_card, mulligan) = entries(client.get(response["Location"]))
+    assert "comparing" in html.find("article", class_="reading-list").classes
+    assert text_langs(hidden_card) == text_langs(mulligan) == ["en", "ja"]
+    assert paragraph("2.3", "example-c").text_ja[:20] in hidden_card.text()
+    assert html.find("a", class_="list-url").attrs["href"].endswith(LIST + "&langs=en,ja")
+    # An empty list too, so that the list the reader then builds opens in their languages.
+    assert client.get("/ja/list/")["Location"] == "/ja/list/?langs=en,ja"
+
+
+def test_the_lists_url_wins_over_the_remembered_languages(client, ipg):
+    client.cookies["ipg_langs"] = "en,ja"
+    response = client.get(LIST + "&langs=zh-hans,en")
+    assert response.status_code == 200
+    _html, (hidden_card, _mulligan) = entries(response)
+    assert text_langs(hidden_card) == ["zh-Hans", "en"]
+    # One language named in the URL is one language, under an English interface; the choice is kept.
+    response = client.get(LIST + "&langs=ja")
+    assert response.status_code == 200
+    html, (hidden_card, mulligan) = entries(response)
+    assert text_langs(hidden_card) == ["ja"]
+    assert text_langs(mulligan) == ["en"]  # 2.4's definition-2 has no Japanese: English, labelled
+    assert mulligan.find(class_="missing-label") is not None
+    assert html.find("a", class_="list-url").attrs["href"].endswith(LIST + "&langs=ja")
+    # The list never changes the remembered choice; the section pages do.
+    assert not response.cookies
+    assert client.cookies["ipg_langs"].value == "en,ja"
+
+
+@pytest.mark.parametrize("remembered", ["ja", "made-up", "", "zh,xx"])
+def test_a_remembered_choice_of_fewer_than_two_languages_leaves_the_list_as_it_is(client, ipg, remembered):
+    client.cookies["ipg_langs"] = remembered
+    response = client.get(LIST)
+    assert response.status_code == 200
+    _html, (hidden_card, _mulligan) = entries(response)
+    assert text_langs(hidden_card) == ["en"]
+
+
+@pytest.mark.parametrize(
+    "langs",
+    ["langs=xx", "langs=", "langs=EN,Ja", "langs=en,en,ja,de", "langs=en&langs=&langs=ja", "langs=%00%ff,jp"],
+)
+@pytest.mark.parametrize("remembered", [None, "zh-hans,en"])
+def test_bad_langs_in_a_lists_url_are_treated_as_on_section_pages(client, ipg, langs, remembered):
+    if remembered:
+        client.cookies["ipg_langs"] = remembered
+    on_list, on_section = client.get(f"{LIST}&{langs}"), client.get(f"/en/ipg/2.3/?{langs}")
+    assert on_list.status_code == on_section.status_code == 302
+    assert on_list["Location"] == LIST + on_section["Location"].removeprefix("/en/ipg/2.3/").replace("?", "&")
+    final, section = client.get(on_list["Location"], follow=True), client.get(on_section["Location"], follow=True)
+    assert final.status_code == section.status_code == 200
+    _html, (hidden_card, _mulligan) = entries(final)
+    assert text_langs(hidden_card) == text_langs(parse(section.content).by_id("example-c"))
+
+
 def test_one_language_falls_back_with_a_label(client, ipg):
     _html, (entry,) = entries(client.get("/zh-hans/list/?p=2.4:definition-2"))
     text = entry.find(class_="text")
@@ -129,5 +196,5 @@ def test_an_empty_list_explains_how_to_make_one(client, ipg):
     ],
 )
 def test_bad_references_never_error(client, ipg, query):
-    response = client.get(f"/en/list/?{query}")
+    response = client.get(f"/en/list/?{query}", follow=True)  # a bad `langs` redirects, as on section pages
     assert response.status_code == 200

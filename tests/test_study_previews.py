@@ -9,6 +9,7 @@ from django.test import Client
 from PIL import Image, ImageStat
 
 from edits import paragraph, write
+from ipgsite.ipg.languages import html_lang
 from ipgsite.study.previews import plain_text, shorten
 from pages import parse
 
@@ -87,6 +88,102 @@ def test_the_page_opens_the_section_at_the_paragraph_highlighted(client, ipg):
     assert highlighted[0].attrs["aria-current"] == "true"
     assert html.by_id("definition-1") is not None  # the whole section is there
     assert html.find("a", href="/ja/ipg/2.3/") is not None  # and a link to the plain section page
+
+
+def columns_by_row(html):
+    """Each paragraph as a page lays it out: its key, and the `lang` of each column and whether it is missing."""
+    return [
+        (row.attrs["id"], [(t.attrs["lang"], "missing" in t.classes) for t in row.find_all(class_="text")])
+        for row in html.find_all(class_="row")
+    ]
+
+
+@pytest.mark.parametrize("langs", ["en,ja", "ja,zh-hans,en", "zh-hans,en"])
+def test_a_shared_link_with_langs_shows_the_paragraph_in_the_senders_languages(client, ipg, langs):
+    url = f"/ja/ipg/2.3/example-c/?langs={langs}"
+    response = client.get(url)
+    assert response.status_code == 200
+    html = parse(response.content)
+    codes = langs.split(",")
+    columns = [html_lang(code) for code in codes]
+    article = html.find("article", class_="shared")
+    assert {"comparing", f"columns-{len(codes)}"} <= set(article.classes)
+    assert [s.attrs["lang"] for s in article.find(class_="column-heads").find_all("span")] == columns
+    shared = html.by_id("example-c")
+    assert "shared-paragraph" in shared.classes
+    texts = shared.find_all(class_="text")
+    assert [t.attrs["lang"] for t in texts] == columns
+    for text, code in zip(texts, codes, strict=True):
+        assert plain_text(paragraph("2.3", "example-c").text_in(code))[:15] in text.text()
+    # Exactly as the section page shows the same choice, paragraph for paragraph.
+    section = parse(client.get(f"/ja/ipg/2.3/?langs={langs}").content)
+    assert columns_by_row(html) == columns_by_row(section)
+    # The way back keeps the languages.
+    assert html.find(class_="shared-notice").find("a").attrs["href"] == f"/ja/ipg/2.3/?langs={langs}"
+
+
+def test_a_missing_translation_in_a_shared_compare_link_is_shown_as_missing(client, ipg):
+    # 2.4's definition-2 has no Chinese: the Chinese column says so, never shows the English.
+    html = parse(client.get("/en/ipg/2.4/definition-2/?langs=zh-hans,en").content)
+    chinese, english = html.by_id("definition-2").find_all(class_="text")
+    assert "missing" in chinese.classes and "Not yet translated into" in chinese.text()
+    english_text = paragraph("2.4", "definition-2").text_en[:40]
+    assert english_text not in chinese.text()
+    assert english_text in english.text() and english.attrs["lang"] == "en"
+
+
+def test_one_language_in_the_link_is_shown_under_the_pages_interface(client, ipg):
+    html = parse(client.get("/ja/ipg/2.3/example-c/?langs=en").content)
+    assert "comparing" not in html.find("article", class_="shared").classes
+    shared = html.by_id("example-c")
+    assert shared.attrs["lang"] == "en"
+    assert paragraph("2.3", "example-c").text_en[:40] in shared.text()
+    assert paragraph("2.3", "example-c").text_ja[:20] not in shared.text()
+    assert html.find("html").attrs["lang"] == "ja"
+
+
+def test_the_link_preview_and_canonical_url_ignore_langs(ipg):
+    plain, og_plain = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    compared, og_compared = as_a_chat_app("/ja/ipg/2.3/example-c/?langs=en,ja")
+    assert og_compared == og_plain
+    assert og_compared["og:description"].startswith("プレイヤーが《闇の腹心》")
+    assert og_compared["og:url"] == "http://testserver/ja/ipg/2.3/example-c/"
+
+    def canonical(response):
+        return parse(response.content).find("link", rel="canonical").attrs["href"]
+
+    assert canonical(compared) == canonical(plain) == "http://testserver/ja/ipg/2.3/#example-c"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "langs=fr",
+        "langs=",
+        "langs=en,en",
+        "langs=EN,Ja",
+        "langs=zh,jp",
+        "langs=en&langs=ja&langs=",
+        "langs=%00%ff%fe,ja",
+        "langs=" + "en," * 500,
+        "utm_source=chat&langs=JA,en",
+    ],
+)
+def test_bad_langs_in_a_shared_link_redirect_as_on_the_section_page(client, ipg, query):
+    response = client.get(f"/ja/ipg/2.3/example-c/?{query}")
+    section = client.get(f"/ja/ipg/2.3/?{query}")
+    assert response.status_code == section.status_code == 302
+    assert response["Location"] == section["Location"].replace("/ja/ipg/2.3/", "/ja/ipg/2.3/example-c/", 1)
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_shared_page_neither_reads_nor_changes_the_remembered_choice(client, ipg):
+    client.cookies["ipg_langs"] = "en,zh-hans"
+    response = client.get("/ja/ipg/2.3/example-c/")
+    assert response.status_code == 200  # the sender's link, not the reader's habit
+    assert [t.attrs["lang"] for t in parse(response.content).by_id("example-c").find_all(class_="text")] == ["ja"]
+    compared = client.get("/ja/ipg/2.3/example-c/?langs=en,ja")
+    assert "ipg_langs" not in compared.cookies
 
 
 def test_a_missing_translation_is_previewed_as_missing_never_in_english(ipg):

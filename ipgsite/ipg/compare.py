@@ -1,4 +1,6 @@
-"""The reader's choice of languages for the compare view: `?langs=en,zh-hans,ja`."""
+"""The reader's choice of languages for the compare view: `?langs=en,zh-hans,ja`, remembered in a cookie."""
+
+from django.http import HttpResponseRedirect
 
 from . import languages
 
@@ -19,3 +21,32 @@ def parse(raw):
 
 def serialize(codes):
     return ",".join(codes)
+
+
+def in_url(request, safe=","):
+    """(codes, None): the languages `?langs=` names, [] without it. (None, redirect) when it names them in
+    another spelling (a language twice or unknown, capitals, several `langs`): to the URL as the site's links
+    spell it, without `langs` when it names no language."""
+    given = request.GET.getlist("langs")
+    if not given:
+        return [], None
+    codes = parse(",".join(given))
+    if codes and len(given) == 1 and serialize(codes) == given[0]:
+        return codes, None
+    return None, redirect_to(request, codes, safe=safe)
+
+
+def remembered(request, safe=","):
+    """A redirect to the languages the reader compared last (the cookie), when they chose more than one."""
+    codes = parse(request.COOKIES.get(COOKIE, ""))
+    return redirect_to(request, codes, safe=safe) if len(codes) > 1 else None
+
+
+def redirect_to(request, codes, safe=","):
+    """This page with `?langs=` naming `codes` (or without `langs` when there are none), the rest of its query kept."""
+    query = request.GET.copy()
+    if codes:
+        query["langs"] = serialize(codes)
+    else:
+        query.pop("langs", None)
+    return HttpResponseRedirect(request.path + (f"?{query.urlencode(safe=safe)}" if query else ""))

@@ -28,31 +28,17 @@ def outline(request):
     return render(request, "ipg/outline.html", {"chapters": chapters})
 
 
-def _redirect_to_choice(request, codes):
-    query = request.GET.copy()
-    if codes:
-        query["langs"] = compare.serialize(codes)
-    else:
-        query.pop("langs", None)
-    url = request.path + (f"?{query.urlencode(safe=',')}" if query else "")
-    return HttpResponseRedirect(url)
-
-
 @require_safe
 def section(request, number):
     section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
     page_lang = get_language()
 
-    chosen = request.GET.getlist("langs")
-    if not chosen:
-        remembered = compare.parse(request.COOKIES.get(compare.COOKIE, ""))
-        if len(remembered) > 1:
-            return _redirect_to_choice(request, remembered)
-        codes = [page_lang]
-    else:
-        codes = compare.parse(",".join(chosen))
-        if not codes or len(chosen) > 1 or compare.serialize(codes) != chosen[0]:
-            return _redirect_to_choice(request, codes)
+    chosen, redirect = compare.in_url(request)
+    if redirect is None and not chosen:
+        redirect = compare.remembered(request)
+    if redirect:
+        return redirect
+    codes = chosen or [page_lang]
 
     version = versions.version_of(section, request.GET["release"]) if "release" in request.GET else None
     comparing = len(codes) > 1

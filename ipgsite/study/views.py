@@ -5,6 +5,7 @@ from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
@@ -52,10 +53,17 @@ def _paragraph(number, key):
 
 @require_safe
 def paragraph(request, number, key):
-    """The section opened at one paragraph, with a link preview of that paragraph for chat apps."""
+    """The section opened at one paragraph, with a link preview of that paragraph for chat apps.
+
+    `?langs=` shows the section in those languages, as on its own page; the preview stays in the page's."""
     section, paragraph = _paragraph(number, key)
+    chosen, redirect = compare.in_url(request)
+    if redirect:
+        return redirect
     code = get_language()
-    parts = read_section(section, [code])
+    codes = chosen or [code]
+    comparing = len(codes) > 1
+    parts = read_section(section, codes, fallback=not comparing)
     row = next(row for part in parts for row in part.rows if row.paragraph.pk == paragraph.pk)
     title = section.title_in(code)
     text = paragraph.text_in(code)
@@ -75,7 +83,9 @@ def paragraph(request, number, key):
         "paragraph_name": _paragraph_name(row),
         "description": description,
         "description_lang": languages.html_lang(code),
-        "section_url": _section_url(section, code),
+        "section_url": _section_url(section, code) + (f"?langs={compare.serialize(codes)}" if chosen else ""),
+        "comparing": comparing,
+        "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
         "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{key}"),
         "share_url": request.build_absolute_uri(_share_url(section, key, code)),
         "image_url": request.build_absolute_uri(f"{image}?v={card.digest}"),
@@ -107,20 +117,24 @@ def preview_image(request, number, key):
     return response
 
 
-def _chosen_languages(request):
-    chosen = compare.parse(",".join(request.GET.getlist("langs")))
-    return chosen or [get_language()]
-
-
 @require_safe
 def reading_list(request):
-    """The paragraphs named by `p`, in order, in the reader's languages, to read or print as a handout."""
+    """The paragraphs named by `p`, in order, in the reader's languages, to read or print as a handout.
+
+    The languages are chosen as on section pages: `?langs=`, else a redirect to the reader's remembered
+    choice (the cookie), so that the URL always says what the page shows."""
+    chosen, redirect = compare.in_url(request, safe=":,")
+    if redirect is None and not chosen:
+        redirect = compare.remembered(request, safe=":,")
+    if redirect:
+        patch_vary_headers(redirect, ["Cookie"])  # the same URL without the cookie is the list itself
+        return redirect
     references = [r for r in request.GET.getlist("p") if r.strip()]
     over = len(references) > lists.MAX_PARAGRAPHS
-    codes = _chosen_languages(request)
+    codes = chosen or [get_language()]
     comparing = len(codes) > 1
     entries = lists.read_list(references[: lists.MAX_PARAGRAPHS], codes, fallback=not comparing)
-    langs = compare.serialize(codes) if comparing else ""
+    langs = compare.serialize(codes) if chosen else ""
     context = {
         "links_cache": {},
         "entries": entries,
@@ -138,7 +152,9 @@ def reading_list(request):
             reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs), safe=":,")
         ),
     }
-    return render(request, "study/list.html", context, status=200)
+    response = render(request, "study/list.html", context)
+    patch_vary_headers(response, ["Cookie"])  # a reader with a remembered choice is redirected from this URL
+    return response
 
 
 def _langs(langs):
