@@ -1,6 +1,6 @@
 """What changed: the releases, newest first, and each release's changes since the one before."""
 
-from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -42,22 +42,6 @@ def changes(request):
         for release, count in releases_with_counts()
     ]
     return render(request, "releases/changes.html", {"items": items})
-
-
-def _chosen_languages(request):
-    """(codes, redirect): the page's languages from ?langs=, normalized like the section page's."""
-    chosen = request.GET.getlist("langs")
-    if not chosen:
-        return [get_language()], None
-    codes = compare.parse(",".join(chosen))
-    if codes and len(chosen) == 1 and compare.serialize(codes) == chosen[0]:
-        return codes, None
-    query = request.GET.copy()
-    if codes:
-        query["langs"] = compare.serialize(codes)
-    else:
-        query.pop("langs", None)
-    return None, HttpResponseRedirect(request.path + (f"?{query.urlencode(safe=',')}" if query else ""))
 
 
 def _cell(code, old, new, missing_in=None):
@@ -137,9 +121,10 @@ def _section(change, codes, page_lang, existing):
 @require_safe
 def release(request, date):
     release = release_in_effect(date)
-    codes, redirect = _chosen_languages(request)
+    codes, redirect = compare.in_url(request)
     if redirect:
         return redirect
+    codes = codes or [get_language()]
     page_lang = get_language()
     previous = release.previous()
     existing = set(Section.objects.values_list("number", flat=True))
