@@ -634,11 +634,12 @@ class Element:
     def classes(self):
         return (self.attrs.get("class") or "").split()
 
-    def walk(self):
+    def walk(self, skip=()):
+        """The elements inside, without those having one of the classes in `skip` and what is inside them."""
         for child in self.children:
-            if isinstance(child, Element):
+            if isinstance(child, Element) and not set(child.classes) & set(skip):
                 yield child
-                yield from child.walk()
+                yield from child.walk(skip)
 
     def text(self, skip=()):
         return "".join(
@@ -780,7 +781,7 @@ def _check_page_notes(root, number, expected, languages):
         elif element.tag == "aside":
             for body in (e for e in element.walk() if "note-body" in e.classes):
                 code = HTML_LANGUAGES.get(body.attrs.get("lang"))
-                paragraphs = [normalize(p.text()) for p in body.walk() if p.tag == "p"]
+                paragraphs = [normalize(p.text(LABELS)) for p in body.walk(LABELS) if p.tag == "p"]
                 found.setdefault(key, []).append((code, paragraphs))
                 problems += _markup(f"{number} note on {key}", body, len(paragraphs) or 1)
     for key, notes in found.items():

@@ -65,3 +65,18 @@ def test_a_mark_is_announced_as_a_disclosure_only_with_javascript(live_ipg, new_
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/en/ipg/2.3/")
     assert page.locator("a.term[aria-expanded='false']").count() == page.locator("a.term").count() > 0
+
+
+def test_a_term_in_a_note_opens_its_names_under_the_note(live_ipg, new_page):
+    page = new_page(PHONE)
+    page.goto(live_ipg.url + "/en/ipg/2.3/#definition-1")
+    notes = page.locator("#definition-1 + details.notes")
+    notes.locator("summary").click()
+    mark = notes.locator("aside.note").nth(2).locator("a.term[data-term='library']")
+    card = page.locator("#" + mark.get_attribute("aria-controls"))
+    assert not card.is_visible()
+    mark.click()
+    assert card.is_visible() and mark.get_attribute("aria-expanded") == "true"
+    assert card.locator("[lang='zh-Hans']").inner_text() == "牌库"
+    assert page.url.endswith("/en/ipg/2.3/#definition-1")
+    assert overflow(page) <= 0

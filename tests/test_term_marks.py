@@ -1,10 +1,12 @@
-"""Terms in the text of reading pages: the first occurrence in a paragraph is marked, with the other languages'
-names in the page; occurrences are stored, found as cross-links are."""
+"""Terms in the text of reading pages: the first occurrence in a paragraph, and in a note, is marked, with the other
+languages' names in the page; occurrences are stored, found as cross-links are."""
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ipgsite.ipg.models import Paragraph
+import edits
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Occurrence, Term
 from ipgsite.translations import writing
 from pages import parse
@@ -20,6 +22,18 @@ def row(client, url, key):
 
 def marks(node):
     return [(a.attrs["data-term"], a.text()) for a in node.find_all("a", class_="term")]
+
+
+def notes_on(client, url, key):
+    """The notes shown after a paragraph (in its folded commentary), each an <aside>."""
+    details = row(client, url, key).next_siblings()[0]
+    assert details.tag == "details" and "notes" in details.classes
+    return details.find_all("aside", class_="note")
+
+
+def card_names(root, mark):
+    card = root.by_id(mark.attrs["aria-controls"])
+    return card, {span.attrs["lang"]: span.text() for span in card.find_all("span", class_="term-name")}
 
 
 def test_a_terms_first_occurrence_in_a_paragraph_is_marked_and_links_to_the_glossary(client, ipg):
@@ -120,3 +134,128 @@ def test_an_older_versions_text_is_not_marked(client, ipg):
     release = Release.objects.order_by("date").first()
     html = client.get(f"/en/ipg/2.3/?release={release.date.isoformat()}").content.decode()
     assert 'class="term"' not in html
+
+
+# Notes (commentary): marked as paragraphs are, each note on its own, in its own language
+
+
+def test_a_terms_first_occurrence_in_a_note_is_marked_with_its_names_in_the_other_languages(client, ipg):
+    response = client.get("/en/ipg/2.3/")
+    page = parse(response.content.decode())
+    # The third note on 2.3 definition-1 names ライブラリー three times and 裏向き twice.
+    note = page.by_id("definition-1").next_siblings()[0].find_all("aside", class_="note")[2]
+    body = note.find("div", class_="note-body")
+    assert body.attrs["lang"] == "ja"
+    found = marks(body)
+    assert found.count(("library", "ライブラリー")) == 1 and found.count(("face-down", "裏向き")) == 1
+    assert ("hidden-set", "非公開のカード群") in found and ("hand", "手札") in found
+    mark = body.find("a", class_="term", **{"data-term": "library"})
+    assert mark.attrs["href"] == "/en/glossary/#library"
+    card, names = card_names(page, mark)
+    assert names == {"en": "library", "zh-Hans": "牌库"}
+    assert "hidden" in card.attrs and card.attrs["lang"] == "en"  # the card's words are the reader's
+    assert card.find("span", class_="term-card-name").attrs["lang"] == "ja"
+    assert body.text(skip=("term-cards",)).count("ライブラリー") == 3  # the note's text is intact
+
+
+def test_each_note_marks_its_own_first_occurrences_with_ids_of_its_own(client, ipg):
+    response = client.get("/ja/ipg/2.3/")
+    page = parse(response.content.decode())
+    notes = page.by_id("definition-1").next_siblings()[0].find_all("aside", class_="note")
+    # 対戦相手 is in the first two notes (six times in the second) and in the paragraph itself.
+    assert [marks(note).count(("opponent", "対戦相手")) for note in notes[:2]] == [1, 1]
+    controls = [a.attrs["aria-controls"] for a in page.find_all("a", class_="term")]
+    assert len(controls) == len(set(controls))
+    assert all(page.by_id(card_id) is not None for card_id in controls)
+
+
+def test_a_note_edited_through_the_write_path_is_marked_again(client, ipg):
+    note = Note.objects.get(paragraph__section__number="2.3", paragraph__key="definition-1", order=3)
+    japanese = set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "start"))
+    edits.write_note(note, "en", "The library and the hand are a hidden set. The library is face-down.")
+    body = notes_on(client, "/en/ipg/2.3/", "definition-1")[2].find("div", class_="note-body")
+    assert body.attrs["lang"] == "en"
+    assert marks(body) == [
+        ("library", "library"),
+        ("hand", "hand"),
+        ("hidden-set", "hidden set"),
+        ("face-down", "face-down"),
+    ]
+    page = parse(client.get("/en/ipg/2.3/").content.decode())
+    assert card_names(page, body.find("a", class_="term"))[1] == {"zh-Hans": "牌库", "ja": "ライブラリー"}
+
+    edits.write_note(Note.objects.get(pk=note.pk), "en", "The library is face-down.")  # hand and hidden set go
+    body = notes_on(client, "/en/ipg/2.3/", "definition-1")[2].find("div", class_="note-body")
+    assert marks(body) == [("library", "library"), ("face-down", "face-down")]
+    stored = Occurrence.objects.filter(note=note, language="en").values_list("term__key", flat=True)
+    assert sorted(stored) == ["face-down", "library"]
+    assert set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "start")) == japanese
+
+
+def test_a_note_added_or_deleted_through_the_write_path_is_marked_or_forgotten(client, ipg):
+    note = edits.add_note("2.1", "example-a", "en", en="The opponent may reveal their hand.")
+    assert {o.paragraph_id for o in Occurrence.objects.filter(note=note)} == {note.paragraph_id}
+    bodies = [aside.find("div", class_="note-body") for aside in notes_on(client, "/en/ipg/2.1/", "example-a")]
+    added = next(body for body in bodies if "reveal their hand" in body.text())
+    assert marks(added) == [("opponent", "opponent"), ("reveal", "reveal"), ("hand", "hand")]
+    edits.delete(note)
+    assert not Occurrence.objects.filter(note_id=note.pk).exists()
+    html = client.get("/en/ipg/2.1/").content.decode()
+    assert "reveal their hand" not in html and "term-note_" + str(note.pk) not in html
+
+
+def test_a_note_moved_to_another_paragraph_takes_its_occurrences_along(client, ipg):
+    note = edits.add_note("2.1", "example-a", "en", en="The opponent may reveal their hand.")
+    target = edits.paragraph("2.4", "example-a")
+    writing.change_note(note, paragraph=target, by=writing.CONTENT_FILES)
+    assert {o.paragraph_id for o in Occurrence.objects.filter(note=note)} == {target.pk}
+    added = next(
+        aside for aside in notes_on(client, "/en/ipg/2.4/", "example-a") if "reveal their hand" in aside.text()
+    )
+    assert ("reveal", "reveal") in marks(added)
+    assert "reveal their hand" not in client.get("/en/ipg/2.1/").content.decode()
+
+
+CRAFTED = (
+    'See [hand](https://example.com/hand "the hand > library") and `hand` and <span lang="hand">a</span> '
+    'span, then *hand* and library<script>alert("hand")</script> &lt;script&gt;hand&lt;/script&gt; & "library".'
+)
+
+
+def test_a_crafted_note_is_never_broken_or_unescaped_by_its_marks(client, ipg):
+    note = edits.add_note("2.1", "example-a", "en", en=CRAFTED)
+    html = client.get("/en/ipg/2.1/").content.decode()
+    body = next(b for b in parse(html).find_all("div", class_="note-body") if b.find("span", lang="hand") is not None)
+    # Only text outside links, code and attributes is marked: the emphasised hand is the first, then library.
+    assert marks(body) == [("hand", "hand"), ("library", "library")]
+    assert body.find("em").find("a", class_="term", **{"data-term": "hand"}) is not None
+    link = body.find("a", href="https://example.com/hand")
+    assert link.attrs["title"] == "the hand > library" and link.text() == "hand" and link.find("a") is None
+    assert body.find("code").text() == "hand" and not body.find("code").find_all()
+    assert body.find("span", lang="hand").text() == "a"
+    # The reader sees exactly the note's sanitized text, the escaped <script> as text and no script element.
+    assert body.text(skip=("term-cards",)) == parse(str(render_markdown(CRAFTED))).text()
+    assert "&lt;script&gt;hand&lt;/script&gt;" in html and 'alert("hand")' not in html
+    assert 'title="the hand &gt; library"' in html
+    assert {o.text for o in Occurrence.objects.filter(note=note)} == {"hand", "library"}
+
+
+def test_a_note_reads_without_javascript_its_marks_linking_to_the_glossary(client, ipg):
+    response = client.get("/en/ipg/2.3/")
+    page = parse(response.content.decode())
+    body = page.by_id("definition-1").next_siblings()[0].find_all("div", class_="note-body")[2]
+    mark = body.find("a", class_="term", **{"data-term": "face-down"})
+    assert mark.attrs["href"] == "/en/glossary/#face-down" and "aria-expanded" not in mark.attrs
+    card, _ = card_names(page, mark)
+    assert "hidden" in card.attrs  # shown only by the script; without it, the mark is a plain link
+    glossary = parse(client.get(mark.attrs["href"].split("#")[0]).content.decode())
+    assert glossary.by_id("face-down") is not None
+    assert "ライブラリー" in body.text(skip=("term-cards",))
+
+
+def test_an_older_versions_notes_are_not_marked(client, ipg):
+    from ipgsite.releases.models import Release
+
+    release = Release.objects.order_by("date").first()
+    html = client.get(f"/ja/ipg/2.3/?release={release.date.isoformat()}").content.decode()
+    assert 'class="note-body"' in html and 'class="term"' not in html

@@ -30,6 +30,17 @@ class Text:
         return languages.html_lang(self.written_in)
 
     @property
+    def paragraph(self):
+        """The paragraph this is the text of, or that its note is on."""
+        return self.obj.paragraph if isinstance(self.obj, Note) else self.obj
+
+    @property
+    def place(self):
+        """(paragraph id, note id or None, language): where the links and terms stored for this text are filed."""
+        note_id = self.obj.pk if isinstance(self.obj, Note) else None
+        return self.paragraph.pk, note_id, self.written_in
+
+    @property
     def missing(self):
         return not self.html or bool(self.shown_from)
 

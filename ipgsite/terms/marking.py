@@ -1,4 +1,5 @@
-"""Marking the first occurrence of each term in a paragraph, from the stored occurrences, on the rendered text."""
+"""Marking the first occurrence of each term in a paragraph or note, from the stored occurrences, on the rendered
+text."""
 
 from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
@@ -12,15 +13,16 @@ from .models import Occurrence
 
 
 def occurrences_by_text(section_id):
-    """The stored occurrences in a section's paragraph texts, by (paragraph id, language), in one query."""
+    """The stored occurrences in a section's paragraphs and notes, by (paragraph id, note id or None, language), as
+    `ipg.reading.Text.place` files them, in one query."""
     found = {}
     rows = (
-        Occurrence.objects.filter(paragraph__section_id=section_id, note__isnull=True)
+        Occurrence.objects.filter(paragraph__section_id=section_id)
         .select_related("term__defined_in__section")
         .order_by("start")
     )
     for occurrence in rows:
-        found.setdefault((occurrence.paragraph_id, occurrence.language), []).append(occurrence)
+        found.setdefault((occurrence.paragraph_id, occurrence.note_id, occurrence.language), []).append(occurrence)
     return found
 
 

@@ -99,6 +99,7 @@ class Batch:
     structure_changed: bool = False  # sections, paragraphs, parts, order, notes added or deleted
     everything: bool = False  # a load from content files: derive everything again
     touched_paragraph_ids: set = field(default_factory=set)  # paragraphs whose key, part or order changed
+    moved_note_ids: set = field(default_factory=set)  # notes moved to another paragraph
 
     @property
     def paragraph_ids(self):
@@ -430,6 +431,8 @@ def change_note(note, *, by, **values):
             setattr(stored, name, value)
         _validate(stored)
         stored.save(update_fields=list(changed))
+        if "paragraph" in changed:
+            current.moved_note_ids.add(stored.pk)
         current.structure_changed = True
     return stored
 

@@ -3,7 +3,6 @@ from dataclasses import dataclass, field
 from django import template
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Note
 
 from ..models import Link
 from ..rendering import links_by_text, with_links
@@ -54,12 +53,10 @@ def linked(context, text):
 
     The section's links are read once per page, in one query. An earlier version's text is shown unlinked.
     """
-    obj = text.obj
-    if obj.pk is None:
+    if text.obj.pk is None:
         return text.html  # an earlier version's text: links are found in the current text only
-    paragraph = obj.paragraph if isinstance(obj, Note) else obj
+    section_id = text.paragraph.section_id
     cache = context.render_context.setdefault("crosslinks", {})
-    if paragraph.section_id not in cache:
-        cache[paragraph.section_id] = links_by_text(paragraph.section_id)
-    note_id = obj.pk if isinstance(obj, Note) else None
-    return with_links(text.html, cache[paragraph.section_id].get((paragraph.pk, note_id, text.written_in), []))
+    if section_id not in cache:
+        cache[section_id] = links_by_text(section_id)
+    return with_links(text.html, cache[section_id].get(text.place, []))

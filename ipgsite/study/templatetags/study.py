@@ -6,7 +6,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from ipgsite.crosslinks.rendering import links_by_text, with_links
-from ipgsite.ipg.models import Note
 from ipgsite.study import lists
 
 register = template.Library()
@@ -52,12 +51,10 @@ def reference_key(reference):
 def linked_text(context, text):
     """crosslinks' `linked` for rows rendered one include at a time: the links of each section are read once
     per page into the view's `links_cache` (an include cannot see its parent's render context)."""
-    obj = text.obj
-    paragraph = obj.paragraph if isinstance(obj, Note) else obj
+    section_id = text.paragraph.section_id
     cache = context.get("links_cache")
     if cache is None:
         cache = context.render_context.setdefault("study-links", {})
-    if paragraph.section_id not in cache:
-        cache[paragraph.section_id] = links_by_text(paragraph.section_id)
-    note_id = obj.pk if isinstance(obj, Note) else None
-    return with_links(text.html, cache[paragraph.section_id].get((paragraph.pk, note_id, text.written_in), []))
+    if section_id not in cache:
+        cache[section_id] = links_by_text(section_id)
+    return with_links(text.html, cache[section_id].get(text.place, []))
