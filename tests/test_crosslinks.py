@@ -7,6 +7,7 @@ from django.core.management import call_command
 from edits import add_note, change, delete, write
 from ipgsite.crosslinks.models import Link
 from ipgsite.ipg.models import Alias, Paragraph, Section
+from ipgsite.translations import writing
 from pages import parse
 
 PHONE = {"width": 390, "height": 844}
@@ -258,6 +259,19 @@ def test_notes_are_linked_when_saved(client, ipg):
     add_note("2.4", "example-a", "en", en="Not an LEC.")
     notes = page(client, "/en/ipg/2.4/").by_id("example-a").next_siblings()[0]
     assert xrefs(notes) == [("LEC", "/en/ipg/2.2/")]
+
+
+def test_a_note_moved_to_another_section_is_mentioned_from_there(client, ipg):
+    note = add_note("2.4", "example-a", "en", en="Not an LEC.")
+    assert "/en/ipg/2.4/#example-a" in backlinks(client, "/en/ipg/2.2/")
+    writing.change_note(note, paragraph=paragraph("2.3", "example-a"), by=writing.CONTENT_FILES)
+    assert "/en/ipg/2.3/#example-a" in backlinks(client, "/en/ipg/2.2/")
+    assert "/en/ipg/2.4/#example-a" not in backlinks(client, "/en/ipg/2.2/")
+
+
+def backlinks(client, url):
+    mentioned = page(client, url).find("section", class_="mentioned-in")
+    return [a.attrs["href"] for a in mentioned.find_all("a")]
 
 
 def test_an_edit_is_linked_as_soon_as_it_is_committed(transactional_db):

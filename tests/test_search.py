@@ -11,6 +11,8 @@ from ipgsite.search.finding import find
 from ipgsite.search.index import rebuild_index
 from ipgsite.search.models import Entry
 from ipgsite.search.query import Query
+from ipgsite.translations import writing
+from ipgsite.translations.writing import CONTENT_FILES
 from pages import parse
 
 PHONE = {"width": 390, "height": 844}
@@ -269,6 +271,12 @@ def test_a_new_note_is_found_and_a_deleted_one_is_not(client, ipg):
     delete(note)
     assert urls(search(client, "ウーパールーパー")) == []
     assert urls(search(client, "ウー")) == []
+
+
+def test_a_note_moved_to_another_section_is_found_there(client, ipg):
+    note = add_note("2.4", "example-a", "ja", ja="ウーパールーパー")
+    writing.change_note(note, paragraph=Paragraph.objects.get(section__number="2.3", key="example-a"), by=CONTENT_FILES)
+    assert urls(search(client, "ウーパールーパー")) == ["/en/ipg/2.3/#example-a"]
 
 
 def test_an_edit_is_indexed_as_soon_as_it_is_committed(transactional_db):

@@ -73,5 +73,5 @@ def follow(batch):
     """Links follow a batch of writes (ipgsite.derived): all of them when names changed, else the edited texts'."""
     if batch.everything or batch.names_changed:
         rebuild_links()
-    elif batch.edits:
-        relink(batch.paragraph_ids, batch.note_ids)
+    elif batch.edits or batch.moved_note_ids:
+        relink(batch.paragraph_ids, batch.note_ids | batch.moved_note_ids)  # a link names its place

@@ -62,8 +62,8 @@ def rebuild_index():
 
 def follow(batch):
     """The index follows a batch of writes (ipgsite.derived): whole after a load, else the edited texts and
-    the paragraphs whose part changed (a result's kind)."""
+    the paragraphs whose part changed (a result's kind), and the notes moved to another paragraph (a result's place)."""
     if batch.everything:
         rebuild_index()
-    elif batch.edits or batch.touched_paragraph_ids:
-        reindex(batch.paragraph_ids | batch.touched_paragraph_ids, batch.note_ids)
+    elif batch.edits or batch.touched_paragraph_ids or batch.moved_note_ids:
+        reindex(batch.paragraph_ids | batch.touched_paragraph_ids, batch.note_ids | batch.moved_note_ids)
