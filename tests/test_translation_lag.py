@@ -1,5 +1,6 @@
 """Translation lag shown to readers: a translation that follows an older English is marked inside its
-paragraph, in the reader's language; statuses and what each translation follows live in content/."""
+paragraph, in the reader's language; statuses and what each translation follows live in content/, a paragraph's
+and a note's."""
 
 import shutil
 from io import StringIO
@@ -7,10 +8,14 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from edits import write
+from edits import write, write_note
+from ipgsite.ipg.models import Chapter, Note, Section
+from ipgsite.releases.models import Release
+from ipgsite.translations import writing
 from ipgsite.translations.models import State, Status
+from ipgsite.translations.status import mark_reviewed
 from pages import parse
-from people import CONTENT, client_for, paragraph, translate_form, translate_url, translator
+from people import CONTENT, client_for, editor, paragraph, translate_form, translate_url, translator
 
 FIRST = "2024-09-23"
 
@@ -114,11 +119,14 @@ def test_a_wrong_status_in_content_is_refused_and_nothing_is_loaded(ipg, tmp_pat
     with pytest.raises(CommandError, match=message):
         call_command("loadcontent", str(content), stdout=StringIO())
     assert Status.objects.get(pk=status.pk).state == State.OUTDATED
+    err = StringIO()
+    with pytest.raises(CommandError, match="structural error"):
+        call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
+    assert f"error: {path}:" in err.getvalue() and "paragraph 'upgrade-1': " in err.getvalue()
+    assert message in err.getvalue()
 
 
 def test_translators_see_what_each_outdated_translation_follows(ipg):
-    from people import editor
-
     before = paragraph("2.3", "example-b").text_en
     write("2.3", "example-b", "en", before.replace("two cards", "three cards"))
     staff = client_for(editor())
@@ -133,3 +141,213 @@ def test_translators_see_what_each_outdated_translation_follows(ipg):
     assert "follows an older English text, which this site does not hold" in texts
     diffs = page.find_all("p", class_="tr-diff")
     assert len(diffs) == 1 and [d.text() for d in diffs[0].find_all("del")] == ["two"]
+
+
+# Notes: a note's translations follow its original (its text in the language it was written in), and what each
+# follows, and whether it was reviewed, live in content/ under the note as a paragraph's do under the paragraph.
+
+
+def notes_on(number, key):
+    return list(Note.objects.filter(paragraph__section__number=number, paragraph__key=key).order_by("order", "pk"))
+
+
+def note_status(note, code):
+    return Status.of_notes.get(note=note, language=code)
+
+
+def with_note(text, key, place, texts=(), statuses=()):
+    """The section file's text with `texts` (lines like 'en = "…"', before its other texts) and `statuses` (after
+    them) added to the `place`-th note on paragraph `key`, where the file writes them."""
+    start = -1
+    for _ in range(place):
+        start = text.index(f'[[notes]]\nparagraph = "{key}"\n', start + 1)
+    source = text.index("\nsource = ", start)
+    after_source = text.index("\n", source + 1)
+    end = text.index("\n\n[[", start)
+    return (
+        text[:after_source]
+        + "".join(f"\n{line}" for line in texts)
+        + text[after_source:end]
+        + "".join(f"\n{line}" for line in statuses)
+        + text[end:]
+    )
+
+
+def empty_the_database():
+    """No section, chapter or release: what a fresh machine starts from."""
+    with writing.batch(writing.CONTENT_FILES):
+        for section in Section.objects.all():
+            writing.delete(section, by=writing.CONTENT_FILES)
+        for chapter in Chapter.objects.all():
+            writing.delete(chapter, by=writing.CONTENT_FILES)
+    Release.objects.all().delete()
+    assert not Status.of_notes.exists() and not Note.objects.exists()
+
+
+def test_outdated_and_reviewed_note_translations_survive_export_and_a_load_into_an_empty_database(ipg, tmp_path):
+    first, second = notes_on("2.3", "definition-1")[:2]
+    original = first.body_in("ja")
+    write_note(first, "en", "The note in English, for this test.")
+    write_note(first, "ja", original + "追記。")
+    write_note(second, "zh-hans", "这条注释的中文,用于测试。")
+    mark_reviewed(Note.objects.get(pk=second.pk), "zh-hans", editor())
+    assert note_status(first, "en").state == State.OUTDATED and note_status(second, "zh-hans").state == State.REVIEWED
+
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    call_command("exportcontent", str(content), stdout=StringIO())
+    text = (content / "sections" / "2.3.toml").read_text()
+    assert (
+        f'en = "The note in English, for this test."\nja = "{original}追記。"\nfollows = {{ en = "{FIRST}" }}\n' in text
+    )
+    assert 'zh-hans = "这条注释的中文,用于测试。"\nja = """' in text and '"""\nreviewed = ["zh-hans"]\n' in text
+    assert text.count("follows = ") == 2 and text.count("reviewed = ") == 1  # and upgrade-1's own
+
+    empty_the_database()
+    call_command("loadcontent", str(content), stdout=StringIO())
+    first, second = notes_on("2.3", "definition-1")[:2]
+    status = note_status(first, "en")
+    assert (status.state, status.confirmed_source) == (State.OUTDATED, original)
+    assert note_status(second, "zh-hans").state == State.REVIEWED
+    assert note_status(first, "zh-hans").state == State.MISSING and note_status(second, "en").state == State.MISSING
+
+    # Translators see which release's original it follows, and what changed since.
+    page = parse(client_for(translator("en")).get(translate_url("2.3", "en")).content.decode())
+    outdated = page.find("div", id=f"note-{first.pk}").find("div", class_="tr-outdated")
+    assert f"follows the note's original in the release of {FIRST}" in outdated.text()
+    diff = outdated.find("p", class_="tr-diff")
+    assert diff.attrs["lang"] == "ja" and [i.text() for i in diff.find_all("ins")] == ["追記。"]
+
+    again = tmp_path / "again"
+    shutil.copytree(content, again)
+    call_command("exportcontent", str(again), stdout=StringIO())
+    for name in ("sections/2.3.toml", f"releases/{FIRST}.toml"):
+        assert (again / name).read_bytes() == (content / name).read_bytes(), name
+
+
+def test_note_statuses_written_in_a_file_by_hand_are_loaded_and_shown_to_translators(ipg, tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    path = content / "sections" / "2.3.toml"
+    text = with_note(path.read_text(), "definition-1", 1, ['en = "An English note."'], ['follows = { en = "unknown" }'])
+    text = with_note(text, "example-c", 1, ['zh-hans = "一条中文注释。"'], ['reviewed = ["zh-hans"]'])
+    path.write_text(text)
+    call_command("loadcontent", str(content), stdout=StringIO())
+
+    first, on_c = notes_on("2.3", "definition-1")[0], notes_on("2.3", "example-c")[0]
+    status = note_status(first, "en")
+    assert (status.state, status.confirmed_source) == (State.OUTDATED, "")
+    assert note_status(on_c, "zh-hans").state == State.REVIEWED
+
+    staff = client_for(editor())
+    response = staff.get("/admin/translate/")
+    cells = next(cells for section, cells in response.context["rows"] if section.number == "2.3")
+    counts = {cell.code: cell.note_counts for cell in cells}
+    assert counts["en"][State.OUTDATED] == 1 and counts["zh-hans"][State.REVIEWED] == 1
+
+    page = parse(staff.get(translate_url("2.3", "en")).content.decode())
+    note = page.find("div", id=f"note-{first.pk}")
+    assert note.find("span", class_="tr-state-outdated") is not None
+    assert "follows an older original of the note, which this site does not hold" in note.text()
+    assert note.find("p", class_="tr-diff") is None, "its older original is unknown: no diff is offered"
+    page = parse(staff.get(translate_url("2.3", "zh-hans")).content.decode())
+    assert page.find("div", id=f"note-{on_c.pk}").find("span", class_="tr-state-reviewed") is not None
+
+    # Exported again, the file is as it was written.
+    again = tmp_path / "again"
+    call_command("exportcontent", str(again), stdout=StringIO())
+    assert (again / "sections" / "2.3.toml").read_text() == text
+
+
+def test_a_note_translation_following_an_original_no_release_holds_shows_its_diff_and_is_written_unknown(ipg, tmp_path):
+    first = notes_on("2.3", "definition-1")[0]
+    original = first.body_in("ja")
+    write_note(first, "ja", original + "一。")  # after the release: no release holds this original
+    write_note(first, "en", "The note in English, for this test.")
+    write_note(first, "ja", original + "一。二。")
+    page = parse(client_for(translator("en")).get(translate_url("2.3", "en")).content.decode())
+    outdated = page.find("div", id=f"note-{first.pk}").find("div", class_="tr-outdated")
+    assert "The note's original changed since this translation was last confirmed:" in outdated.text()
+    assert [i.text() for i in outdated.find("p", class_="tr-diff").find_all("ins")] == ["二。"]
+
+    # content/ names releases only: that original is "unknown" there, as a paragraph's English would be.
+    content = tmp_path / "content"
+    call_command("exportcontent", str(content), stdout=StringIO())
+    assert 'follows = { en = "unknown" }' in (content / "sections" / "2.3.toml").read_text().split("[[notes]]")[1]
+
+
+def test_a_note_original_that_a_load_changes_outdates_its_translations_whatever_the_file_says(ipg, tmp_path):
+    first = notes_on("2.3", "definition-1")[0]
+    original = first.body_in("ja")
+    write_note(first, "en", "The note in English, for this test.")
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    call_command("exportcontent", str(content), stdout=StringIO())
+    path = content / "sections" / "2.3.toml"
+    path.write_text(path.read_text().replace(original, original + "追記。", 1))
+
+    call_command("loadcontent", str(content), stdout=StringIO())
+    status = note_status(first, "en")
+    assert (status.state, status.confirmed_source) == (State.OUTDATED, original)
+
+
+@pytest.mark.parametrize(
+    "lines, message, at",
+    [
+        (['follows = { ja = "unknown" }'], "follows names 'ja', which is not a translation it has", "follows"),
+        (
+            ['follows = { zh-hans = "unknown" }'],
+            "follows names 'zh-hans', which is not a translation it has",
+            "follows",
+        ),
+        (['follows = { en = "last year" }'], 'follows.en must be a release date like "2024-09-23"', "follows"),
+        (["follows = { en = 2024 }"], "follows.en must be a release date", "follows"),
+        (['follows = ["en"]'], "follows must be a table of languages, not an array", "follows"),
+        (
+            ['follows = { en = "2020-01-01" }'],
+            "follows.en names 2020-01-01, no release of which holds its original (ja) in this place",
+            "[[notes]]",
+        ),
+        (['reviewed = ["en", "en"]'], "reviewed must be a list of languages, each once", "reviewed"),
+        (['reviewed = "en"'], "reviewed must be a list of languages, each once", "reviewed"),
+        (['reviewed = ["ja"]'], "reviewed names 'ja', which is not a current translation it has", "reviewed"),
+        (
+            ['follows = { en = "unknown" }', 'reviewed = ["en"]'],
+            "reviewed names 'en', which is not a current translation it has",
+            "reviewed",
+        ),
+    ],
+)
+def test_a_wrong_note_status_is_refused_naming_the_file_and_the_note_and_nothing_changes(
+    ipg, tmp_path, lines, message, at
+):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    path = content / "sections" / "2.3.toml"
+    # A good change to another note, then the crafted value on the second note on definition-1.
+    text = with_note(path.read_text(), "example-c", 1, ['zh-hans = "一条中文注释。"'], ['reviewed = ["zh-hans"]'])
+    text = with_note(text, "definition-1", 2, ['en = "An English note."'], lines)
+    path.write_text(text)
+    second = notes_on("2.3", "definition-1")[1]
+    numbered = list(enumerate(text.split("\n"), 1))
+    if at == "[[notes]]":  # a date no release holds: the note's own line, as for a paragraph
+        line = [n for n, written in numbered if written == "[[notes]]"][1]
+    else:  # a malformed value: its own line, the first such line in the file
+        line = next(n for n, written in numbered if written.startswith(at) and written in lines)
+    before = sorted(Status.of_notes.values_list("note_id", "language", "state", "confirmed_source", "reviewed_at"))
+    bodies = sorted(Note.objects.values_list("pk", "body_en", "body_zh_hans", "body_ja"))
+
+    with pytest.raises(CommandError) as error:
+        call_command("loadcontent", str(content), stdout=StringIO())
+    assert str(error.value).startswith(f"Nothing was loaded. {path}:{line}: note 2 on 'definition-1': ")
+    assert message in str(error.value)
+    assert sorted(Status.of_notes.values_list("note_id", "language", "state", "confirmed_source", "reviewed_at")) == (
+        before
+    )
+    assert sorted(Note.objects.values_list("pk", "body_en", "body_zh_hans", "body_ja")) == bodies
+    assert note_status(second, "en").state == State.MISSING
+
+    err = StringIO()
+    with pytest.raises(CommandError, match="structural error"):
+        call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
+    assert f"error: {path}:{line}: note 2 on 'definition-1': " in err.getvalue() and message in err.getvalue()

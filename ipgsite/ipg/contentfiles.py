@@ -22,7 +22,13 @@ paragraph the notes that annotate it:
     paragraph = "definition-1"
     language = "ja"
     source = "Japanese annotated edition"
+    en = "…"
     ja = \"\"\"…\"\"\"
+    follows = { en = "2024-09-23" }
+
+A paragraph's `follows` and `reviewed` say where a translation is not simply current: which release's English it
+follows, and which translations someone other than their translator reviewed. A note's say the same of its
+translations, against its text in its own language (its original) as that release held the note at its place.
 
 `dump_section` writes exactly one canonical text for a document, so that a
 load followed by an export reproduces content/ byte for byte.
@@ -41,7 +47,7 @@ PARAGRAPH_FIELDS = {"key", "part", "bullet", "follows", "reviewed", *languages.C
 # What a translation follows, where it is not the current English: a release's date, or an older English
 # that no release on this site holds.
 FOLLOWS = re.compile(r"\d{4}-\d{2}-\d{2}|unknown")
-NOTE_FIELDS = {"paragraph", "language", "source", *languages.CODES}
+NOTE_FIELDS = {"paragraph", "language", "source", "follows", "reviewed", *languages.CODES}
 CHAPTER_FIELDS = {"number", "order", *languages.CODES}
 # The largest PositiveIntegerField PostgreSQL stores; SQLite would take more, and the files must load on both.
 MAX_ORDER = 2**31 - 1
@@ -81,6 +87,15 @@ class NoteDoc:
     source: str
     bodies: dict
     line: int | None = None
+    # {code: "2024-09-23" or "unknown"}: translations that follow an older original (the note's text in its language)
+    follows: dict = field(default_factory=dict)
+    reviewed: list = field(default_factory=list)  # translations someone other than their translator reviewed
+    place: int = 1  # among its paragraph's notes, as releases pair notes
+
+    @property
+    def name(self):
+        """How errors name the note: "note on 'example-c'", or "note 2 on 'example-c'" after the first."""
+        return f"note {self.place} on {self.paragraph!r}" if self.place > 1 else f"note on {self.paragraph!r}"
 
 
 @dataclass
@@ -307,9 +322,10 @@ class _File:
                 texts[code] = self.text(value, f"{what}: the {code} text", (*at, code), max_length)
         return texts
 
-    def translation_statuses(self, table, texts, what, at):
-        """`follows` and `reviewed`: only for translations the paragraph has, never for the English."""
-        translations = [code for code in texts if code != languages.SOURCE]
+    def translation_statuses(self, table, texts, what, at, source=languages.SOURCE):
+        """`follows` and `reviewed`: only for translations the paragraph (or note) has, never for its source
+        language (a paragraph's English, the language a note was written in)."""
+        translations = [code for code in texts if code != source]
         follows = self.table(table.get("follows", {}), f"{what}: follows", "a table of languages", (*at, "follows"))
         for code, value in follows.items():
             if code not in translations:
@@ -414,6 +430,7 @@ def parse_section(path):
             ParagraphDoc(key=key, part=part, texts=texts, bullet=bullet, line=line, follows=follows, reviewed=reviewed)
         )
 
+    places = {}
     for index, table in enumerate(f.tables(data.get("notes", []), "notes", "note", ("notes",))):
         at = ("notes", index)
         line = f.lines.of(*at)
@@ -421,16 +438,19 @@ def parse_section(path):
         target = f.string(table.get("paragraph"), "a note's paragraph", (*at, "paragraph"))
         if target not in seen:
             raise f.error(f"note on paragraph {target!r}, which this section does not have", (*at, "paragraph"))
-        language = f.choice(
-            table.get("language"), languages.CODES, f"note on {target!r}: ", "language", (*at, "language")
+        places[target] = places.get(target, 0) + 1
+        note = NoteDoc(paragraph=target, language="", source="", bodies={}, line=line, place=places[target])
+        note.language = f.choice(
+            table.get("language"), languages.CODES, f"{note.name}: ", "language", (*at, "language")
         )
-        source = f.string(
-            table.get("source"), f"note on {target!r}: source", (*at, "source"), _max_length(Note, "source")
+        note.source = f.string(
+            table.get("source"), f"{note.name}: source", (*at, "source"), _max_length(Note, "source")
         )
-        bodies = f.texts(table, f"note on {target!r}", at)
-        if language not in bodies:
-            raise f.error(f"note on {target!r}: no text in its own language {language!r}", at)
-        doc.notes.append(NoteDoc(paragraph=target, language=language, source=source, bodies=bodies, line=line))
+        note.bodies = f.texts(table, note.name, at)
+        if note.language not in note.bodies:
+            raise f.error(f"{note.name}: no text in its own language {note.language!r}", at)
+        note.follows, note.reviewed = f.translation_statuses(table, note.bodies, note.name, at, source=note.language)
+        doc.notes.append(note)
     return doc
 
 
@@ -555,14 +575,7 @@ def dump_section(doc):
         if paragraph.bullet:
             lines.append("bullet = true")
         lines += _texts_lines(paragraph.texts)
-        if paragraph.follows:
-            follows = ", ".join(
-                f"{c} = {_toml_string(paragraph.follows[c])}" for c in languages.CODES if c in paragraph.follows
-            )
-            lines.append(f"follows = {{ {follows} }}")
-        if paragraph.reviewed:
-            reviewed = ", ".join(_toml_string(c) for c in languages.CODES if c in paragraph.reviewed)
-            lines.append(f"reviewed = [{reviewed}]")
+        lines += _status_lines(paragraph)
         for note in notes_by_paragraph.get(paragraph.key, []):
             lines += [
                 "",
@@ -571,8 +584,21 @@ def dump_section(doc):
                 f"language = {_toml_string(note.language)}",
                 f"source = {_toml_string(note.source)}",
                 *_texts_lines(note.bodies),
+                *_status_lines(note),
             ]
     return "\n".join(lines) + "\n"
+
+
+def _status_lines(doc):
+    """A paragraph's or a note's `follows` and `reviewed`, where it has them."""
+    lines = []
+    if doc.follows:
+        follows = ", ".join(f"{c} = {_toml_string(doc.follows[c])}" for c in languages.CODES if c in doc.follows)
+        lines.append(f"follows = {{ {follows} }}")
+    if doc.reviewed:
+        reviewed = ", ".join(_toml_string(c) for c in languages.CODES if c in doc.reviewed)
+        lines.append(f"reviewed = [{reviewed}]")
+    return lines
 
 
 def dump_chapters(chapters):

@@ -32,13 +32,14 @@ def documents_from_database():
                     bullet=paragraph.bullet,
                 )
             )
-            for note in sorted(paragraph.notes.all(), key=lambda n: (n.order, n.pk)):
+            for place, note in enumerate(sorted(paragraph.notes.all(), key=lambda n: (n.order, n.pk)), 1):
                 doc.notes.append(
                     NoteDoc(
                         paragraph=paragraph.key,
                         language=note.language,
                         source=note.source,
                         bodies=languages.translations(note, "body"),
+                        place=place,
                     )
                 )
         sections.append(doc)

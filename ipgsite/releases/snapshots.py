@@ -282,10 +282,44 @@ def last_change(number):
 def english_in_releases(number=None):
     """{(number, key): [(date, English)]}, newest release first: each paragraph's English in each release
     (of section `number` only, if given)."""
-    found = {}
+    return texts_in_releases(number)[0]
+
+
+def notes_in_releases(number=None):
+    """{(number, key, place): [(date, {code: body})]}, newest release first: each note's text in each release (of
+    section `number` only, if given), the note named by its paragraph and its place (1, 2, …) among that
+    paragraph's notes, as releases pair notes."""
+    return texts_in_releases(number)[1]
+
+
+def texts_in_releases(number=None):
+    """(english_in_releases(number), notes_in_releases(number)), read once."""
+    return _held(_frozen(number))
+
+
+def texts_in_release_files(releases):
+    """(english_in_releases(), notes_in_releases()) of releases read from files (`releases.files.read_releases`),
+    before they are loaded."""
+    return _held(
+        (metadata["date"].isoformat(), number, content)
+        for metadata, state in releases
+        for number, (_order, content) in state.items()
+    )
+
+
+def _frozen(number=None):
+    """(date, number, content) of every frozen section (of section `number` only, if given), newest release first."""
     frozen_sections = FrozenSection.objects.select_related("release").order_by("-release__date")
     for frozen in frozen_sections.filter(number=number) if number else frozen_sections:
-        for paragraph in frozen.content["paragraphs"]:
-            english = paragraph["texts"].get(languages.SOURCE, "")
-            found.setdefault((frozen.number, paragraph["key"]), []).append((frozen.release.date.isoformat(), english))
-    return found
+        yield frozen.release.date.isoformat(), frozen.number, frozen.content
+
+
+def _held(frozen):
+    english, notes = {}, {}
+    for date, number, content in frozen:
+        for paragraph in content["paragraphs"]:
+            key = paragraph["key"]
+            english.setdefault((number, key), []).append((date, paragraph["texts"].get(languages.SOURCE, "")))
+            for place, note in enumerate(paragraph["notes"], 1):
+                notes.setdefault((number, key, place), []).append((date, note["bodies"]))
+    return english, notes

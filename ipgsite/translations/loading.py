@@ -4,6 +4,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 
 from . import writing
+from .models import Change
 from .writing import CONTENT_FILES
 
 
@@ -105,15 +106,25 @@ class Loader:
 def load_documents(chapter_docs, section_docs):
     """Make the database hold exactly these documents, atomically. Rows whose content is unchanged are not touched.
 
-    The counts of rows created, updated and deleted, and the paragraphs whose English changed (their
-    translations are outdated now, whatever the files say).
+    The counts of rows created, updated and deleted, and the paragraphs and notes whose source this load changed
+    (a paragraph's English, a note's text in its own language): their translations are outdated now, whatever the
+    files say.
     """
     loader = Loader()
     with writing.batch(CONTENT_FILES, everything=True) as batch:
         loader.load(chapter_docs, section_docs)
-    english_changed = {
-        edit.obj.pk
+    sources_changed = {
+        edit.obj
         for edit in batch.edits
-        if isinstance(edit.obj, Paragraph) and edit.language == languages.SOURCE and edit.before
+        if edit.action == Change.Action.EDIT and edit.before and edit.language == _source_language(edit.obj)
     }
-    return loader.stats, english_changed
+    return loader.stats, sources_changed
+
+
+def _source_language(obj):
+    """The language a paragraph's or note's translations follow."""
+    if isinstance(obj, Paragraph):
+        return languages.SOURCE
+    if isinstance(obj, Note):
+        return obj.language
+    return None

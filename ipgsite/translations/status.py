@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from ipgsite.caching.versions import content_changed
 from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
+from ipgsite.ipg.contentfiles import ContentError, ParagraphDoc
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.releases.diffing import diff_html
 from ipgsite.terms.models import Term
@@ -294,22 +295,36 @@ def ensure_question_statuses():
         Status.objects.bulk_create(new, ignore_conflicts=True)
 
 
-# Statuses in content/: what each translation follows, and whether it was reviewed
+# Statuses in content/: what each translation follows, and whether it was reviewed. A paragraph's translations follow
+# its English; a note's follow its original (its text in the language it was written in), and a release holds a note
+# at its place among its paragraph's notes, as releases pair notes.
 
 
-def followed_release(status, english_in_releases):
-    """The date of the newest release whose English this outdated translation follows, or UNKNOWN."""
-    for date, english in english_in_releases.get((status.paragraph.section.number, status.paragraph.key), []):
-        if status.confirmed_source and english == status.confirmed_source:
+def newest_holding(held, source):
+    """The date of the newest release in `held` ([(date, text)], newest first) that holds `source`, or UNKNOWN."""
+    for date, text in held:
+        if source and text == source:
             return date
     return UNKNOWN
 
 
-def statuses_into_documents(section_docs):
-    """Fill each paragraph document's `follows` and `reviewed` from the database, for `exportcontent`."""
-    from ipgsite.releases.snapshots import english_in_releases
+def followed_release(status, english_in_releases):
+    """The date of the newest release whose English this outdated translation follows, or UNKNOWN."""
+    paragraph = status.paragraph
+    held = english_in_releases.get((paragraph.section.number, paragraph.key), [])
+    return newest_holding(held, status.confirmed_source)
 
-    in_releases = english_in_releases()
+
+def originals_in_releases(notes_in_releases, number, key, place, language):
+    """[(date, original)], newest first: the note's text in `language` in each release, at the note's place."""
+    return [(date, bodies.get(language, "")) for date, bodies in notes_in_releases.get((number, key, place), [])]
+
+
+def statuses_into_documents(section_docs):
+    """Fill each paragraph's and note's document's `follows` and `reviewed` from the database, for `exportcontent`."""
+    from ipgsite.releases.snapshots import texts_in_releases
+
+    in_releases, notes_in_releases = texts_in_releases()
     statuses = {}
     for status in Status.objects.of_paragraphs().exclude(language=SOURCE).select_related("paragraph__section"):
         statuses[status.paragraph.section.number, status.paragraph.key, status.language] = status
@@ -323,58 +338,115 @@ def statuses_into_documents(section_docs):
                     pdoc.follows[code] = followed_release(status, in_releases)
                 elif status.state == State.REVIEWED:
                     pdoc.reviewed.append(code)
-
-
-def load_statuses(section_docs, english_changed=(), content_dir=None):
-    """Make each translation's status what content/ says, after a load. A translation whose English this load
-    changed keeps the status the change gave it (outdated, following the English before).
-
-    Raises ContentError for a `follows` date that is no release holding the paragraph's English.
-    """
-    from ipgsite.ipg.contentfiles import ContentError
-    from ipgsite.releases.snapshots import english_in_releases
-
-    in_releases = english_in_releases()
-    paragraphs = {
-        (p.section.number, p.key): p for p in Paragraph.objects.select_related("section").prefetch_related("statuses")
-    }
-    now = timezone.now()
+    notes = _notes_by_place()
+    note_statuses = {(status.note_id, status.language): status for status in Status.of_notes.all()}
     for doc in section_docs:
-        for pdoc in doc.paragraphs:
-            paragraph = paragraphs[doc.number, pdoc.key]
-            if paragraph.pk in english_changed:
-                continue
-            english = paragraph.text_in(SOURCE)
-            statuses = {status.language: status for status in paragraph.statuses.all()}
-            for code in pdoc.texts:
-                if code == SOURCE:
+        for ndoc in doc.notes:
+            note = notes[doc.number, ndoc.paragraph, ndoc.place]
+            held = originals_in_releases(notes_in_releases, doc.number, ndoc.paragraph, ndoc.place, ndoc.language)
+            for code in ndoc.bodies:
+                status = note_statuses.get((note.pk, code))
+                if status is None or code == ndoc.language:
                     continue
-                follows = pdoc.follows.get(code)
+                if status.state == State.OUTDATED:
+                    ndoc.follows[code] = newest_holding(held, status.confirmed_source)
+                elif status.state == State.REVIEWED:
+                    ndoc.reviewed.append(code)
+
+
+def _notes_by_place():
+    """{(number, key, place): note}: every note, named as content/ and releases name it."""
+    notes, places = {}, {}
+    for note in Note.objects.select_related("paragraph__section").order_by("order", "pk"):
+        key = note.paragraph.section.number, note.paragraph.key
+        places[key] = places.get(key, 0) + 1
+        notes[(*key, places[key])] = note
+    return notes
+
+
+def followed_in_files(section_docs, texts_in_releases, content_dir=None):
+    """Each translation of a paragraph or note in the documents, with the source its `follows` says it follows:
+    (section doc, paragraph or note doc, code, source), the source None for the current one, "" for an older one
+    that no release holds, else the text the release held. `texts_in_releases` is (English, notes) as
+    `releases.snapshots.texts_in_releases` gives them.
+
+    Raises ContentError, naming the file and the paragraph or note, for a `follows` date that is no release holding
+    what the translation follows.
+    """
+    for doc in section_docs:
+        path = f"{content_dir or 'content'}/sections/{doc.number}.toml"
+        for entry, name, texts, source_language, held, what in _translated(doc, *texts_in_releases):
+            for code in texts:
+                if code == source_language:
+                    continue
+                follows = entry.follows.get(code)
                 if follows is None:
-                    source = english
+                    source = None
                 elif follows == UNKNOWN:
                     source = ""
                 else:
-                    source = dict(in_releases.get((doc.number, pdoc.key), [])).get(follows)
+                    source = dict(held).get(follows)
                     if not source:
-                        path = f"{content_dir or 'content'}/sections/{doc.number}.toml"
-                        raise ContentError(
-                            path,
-                            f"paragraph {pdoc.key!r}: follows.{code} names {follows}, "
-                            "no release of which holds its English",
-                            pdoc.line,
-                        )
-                status = statuses.get(code) or Status(paragraph=paragraph, language=code)
-                reviewed = code in pdoc.reviewed
-                before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state)
-                status.confirmed_source = source
-                if reviewed and status.reviewed_at is None:
-                    status.reviewed_at = now
-                elif not reviewed:
-                    status.reviewed_by, status.reviewed_at = None, None
-                status.state = state_for(status, paragraph.text_in(code), english)
-                if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state):
-                    status.save()
+                        problem = f"{name}: follows.{code} names {follows}, no release of which holds {what}"
+                        raise ContentError(path, problem, entry.line)
+                yield doc, entry, code, source
+
+
+def _translated(doc, in_releases, notes_in_releases):
+    """(paragraph or note doc, its name, its texts, its source language, [(date, source)] as releases held it, what
+    that source is) of each paragraph and note of a section document."""
+    for pdoc in doc.paragraphs:
+        held = in_releases.get((doc.number, pdoc.key), [])
+        yield pdoc, f"paragraph {pdoc.key!r}", pdoc.texts, SOURCE, held, "its English"
+    for ndoc in doc.notes:
+        held = originals_in_releases(notes_in_releases, doc.number, ndoc.paragraph, ndoc.place, ndoc.language)
+        yield ndoc, ndoc.name, ndoc.bodies, ndoc.language, held, f"its original ({ndoc.language}) in this place"
+
+
+def check_statuses(section_docs, releases, content_dir=None):
+    """Raise ContentError for a `follows` date that no release file holds (`releases` as read_releases reads them)."""
+    from ipgsite.releases.snapshots import texts_in_release_files
+
+    for _translation in followed_in_files(section_docs, texts_in_release_files(releases), content_dir):
+        pass
+
+
+def load_statuses(section_docs, sources_changed=(), content_dir=None):
+    """Make each translation's status what content/ says, after a load: a paragraph's and a note's. A translation
+    whose source this load changed (the paragraphs and notes in `sources_changed`) keeps the status the change gave
+    it (outdated, following the source before).
+
+    Raises ContentError for a `follows` date that is no release holding the paragraph's English (or the note's
+    original).
+    """
+    from ipgsite.releases.snapshots import texts_in_releases
+
+    paragraphs = {(p.section.number, p.key): p for p in Paragraph.objects.select_related("section")}
+    notes = _notes_by_place()
+    statuses = {(s.paragraph_id, s.language): s for s in Status.objects.of_paragraphs()}
+    note_statuses = {(s.note_id, s.language): s for s in Status.of_notes.all()}
+    now = timezone.now()
+    for doc, entry, code, followed in followed_in_files(section_docs, texts_in_releases(), content_dir):
+        if isinstance(entry, ParagraphDoc):
+            obj = paragraphs[doc.number, entry.key]
+            source_language, source, text = SOURCE, obj.text_in(SOURCE), obj.text_in(code)
+            status = statuses.get((obj.pk, code)) or Status(paragraph=obj, language=code)
+        else:
+            obj = notes[doc.number, entry.paragraph, entry.place]
+            source_language, source, text = obj.language, obj.body_in(obj.language), obj.body_in(code)
+            status = note_statuses.get((obj.pk, code)) or Status(paragraph=obj.paragraph, note=obj, language=code)
+        if obj in sources_changed:
+            continue
+        reviewed = code in entry.reviewed
+        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state)
+        status.confirmed_source = source if followed is None else followed
+        if reviewed and status.reviewed_at is None:
+            status.reviewed_at = now
+        elif not reviewed:
+            status.reviewed_by, status.reviewed_at = None, None
+        status.state = state_for(status, text, source, source_language)
+        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state):
+            status.save()
 
 
 @dataclass

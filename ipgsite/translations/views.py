@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
-from ipgsite.releases.snapshots import english_in_releases
+from ipgsite.releases.snapshots import english_in_releases, notes_in_releases
 
 from . import history, importing, memory, writing
 from .forms import InterfaceLanguageForm, ItemFormSet
@@ -30,7 +30,17 @@ from .permissions import (
     require_translate,
     translatable_languages,
 )
-from .status import SOURCE, UNKNOWN, confirm, diff_html, followed_release, mark_reviewed, source_of
+from .status import (
+    SOURCE,
+    UNKNOWN,
+    confirm,
+    diff_html,
+    followed_release,
+    mark_reviewed,
+    newest_holding,
+    originals_in_releases,
+    source_of,
+)
 from .writing import Conflict, clean_text, parse_revision
 
 
@@ -211,7 +221,9 @@ class Item:
     def is_note(self):
         return isinstance(self.obj, Note)
 
-    follows: str = ""  # for an outdated translation: the date of the release whose English it follows, or UNKNOWN
+    # For an outdated translation: the date of the release whose English (a note's: whose original) it follows, or
+    # UNKNOWN.
+    follows: str = ""
 
     @property
     def follows_unknown(self):
@@ -250,7 +262,7 @@ def _items(section, code, reference, suggest=False):
         queryset=Status.objects.filter(language=code).select_related("paragraph__section"),
         to_attr="target_statuses",
     )
-    items, in_releases = [], None
+    items, in_releases, notes_held = [], None, None
     for paragraph in section.paragraphs.order_by("order").prefetch_related(notes, statuses):
         item = Item(
             obj=paragraph,
@@ -264,17 +276,25 @@ def _items(section, code, reference, suggest=False):
             if in_releases is None:
                 in_releases = english_in_releases(section.number)
             item.follows = followed_release(item.status, in_releases)
-        for note in paragraph.notes.all():
-            item.notes.append(
-                Item(
-                    obj=note,
-                    name=f"n-{note.pk}",
-                    text=note.body_in(code),
-                    revision=note.revision,
-                    reference=_reference(note, reference if note.body_in(reference) else note.language, "body"),
-                    status=note.target_statuses[0] if note.target_statuses else None,
-                )
+        for place, note in enumerate(paragraph.notes.all(), 1):
+            note_item = Item(
+                obj=note,
+                name=f"n-{note.pk}",
+                text=note.body_in(code),
+                revision=note.revision,
+                reference=_reference(note, reference if note.body_in(reference) else note.language, "body"),
+                status=note.target_statuses[0] if note.target_statuses else None,
             )
+            if note_item.state == State.OUTDATED:
+                # The release that holds the original it follows, if one does; UNKNOWN only when the site has no
+                # copy of that original at all, since the diff from the one it does have is shown.
+                if notes_held is None:
+                    notes_held = notes_in_releases(section.number)
+                held = originals_in_releases(notes_held, section.number, paragraph.key, place, note.language)
+                confirmed = note_item.status.confirmed_source
+                release = newest_holding(held, confirmed)
+                note_item.follows = release if release != UNKNOWN else UNKNOWN if not confirmed else ""
+            item.notes.append(note_item)
         items.append(item)
     if suggest:
         for item in _all_items(items):

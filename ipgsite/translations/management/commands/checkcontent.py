@@ -9,6 +9,8 @@ from ipgsite.ipg.contentfiles import ContentError, parse_section, read_content
 from ipgsite.releases.files import read_releases
 from ipgsite.terms.files import read_terms
 
+from ...status import check_statuses
+
 
 class Command(BaseCommand):
     help = (
@@ -28,7 +30,8 @@ class Command(BaseCommand):
         errors = []
         try:
             _chapters, sections = read_content(directory)
-            read_releases(directory, section_docs=sections)
+            releases = read_releases(directory, section_docs=sections)
+            check_statuses(sections, releases, content_dir=directory)
         except ContentError as exc:
             errors.append(str(exc))
             sections = []

@@ -12,7 +12,7 @@ from ipgsite.terms.files import read_terms
 from ipgsite.terms.loading import load_terms
 
 from ...loading import load_documents
-from ...status import load_statuses
+from ...status import check_statuses, load_statuses
 
 
 class Command(BaseCommand):
@@ -32,16 +32,17 @@ class Command(BaseCommand):
             raise CommandError(f"{directory}: not a directory")
         try:
             chapters, sections = read_content(directory)
-            read_releases(directory, section_docs=sections)
+            releases = read_releases(directory, section_docs=sections)
+            check_statuses(sections, releases, content_dir=directory)
             terms = read_terms(directory, sections)
             graph = read_finder(directory, sections)
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         try:
             with transaction.atomic():
-                stats, english_changed = load_documents(chapters, sections)
+                stats, sources_changed = load_documents(chapters, sections)
                 load_releases(directory, section_docs=sections)
-                load_statuses(sections, english_changed, content_dir=directory)
+                load_statuses(sections, sources_changed, content_dir=directory)
                 term_stats = load_terms(terms)
                 finder_stats = load_finder(graph)
         except ContentError as exc:
