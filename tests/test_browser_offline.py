@@ -230,3 +230,34 @@ def test_a_new_release_replaces_the_offline_copy_on_the_next_visit_and_says_so(l
     response = page.goto(f"{live_ipg.url}/ja/ipg/2.3/")
     assert response.from_service_worker
     expect(page.locator("[id='example-b']")).to_contain_text("新しい版の日本語(テスト)。")
+
+
+# The worker's records: one per reading mode.
+
+RECORDS = "async () => (await (await caches.open('ipg-records')).keys()).map((r) => new URL(r.url).search)"
+
+
+def records(page):
+    """The reading modes the worker keeps a record of: the query of each one's list."""
+    return page.evaluate(RECORDS)
+
+
+def test_records_an_earlier_worker_spelled_from_a_whole_record_are_dropped(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    wait_until_saved(page)
+    # It saved the other modes under their whole record as a query: one more record on every update.
+    page.evaluate(
+        """async () => {
+          const key = '/offline/pages.json?lang=en&langs=&version=1&release=2024-09-23&pages=70&complete=true';
+          const body = JSON.stringify({ lang: 'en', langs: '', version: '1', release: '2024-09-23', pages: 70 });
+          await (await caches.open('ipg-records')).put(key, new Response(body));
+        }"""
+    )
+    assert len(records(page)) == 2
+    page.reload()
+    for _ in range(SAVING_TIMEOUT // 500):
+        if len(records(page)) == 1:
+            break
+        page.wait_for_timeout(500)
+    assert records(page) == ["?lang=en&langs="]

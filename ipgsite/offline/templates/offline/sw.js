@@ -87,7 +87,10 @@ async function saveAll(mode, client) {
   await save(mode, client);
   const records = await caches.open(RECORDS);
   for (const request of await records.keys()) {
-    const other = JSON.parse(await (await records.match(request)).text());
+    const record = JSON.parse(await (await records.match(request)).text());
+    const other = { lang: record.lang, langs: record.langs };
+    // An earlier worker kept other modes under a key spelled from their whole record: one more each update.
+    if (request.url !== recordKey(other)) await records.delete(request);
     if (other.lang !== mode.lang || other.langs !== mode.langs) await save(other, null);
   }
 }
@@ -100,14 +103,20 @@ function save(mode, client) {
   return saving.get(id).then((result) => tell(client, mode, result));
 }
 
+// Where a reading mode's record is kept: the URL of its list.
+function recordKey(mode) {
+  const query = new URLSearchParams({ lang: mode.lang, langs: mode.langs });
+  return new URL(PAGES_URL + "?" + query, self.location.origin).href;
+}
+
 async function download(mode, client) {
-  const recordKey = new URL(PAGES_URL + "?" + new URLSearchParams(mode), self.location.origin).href;
+  const key = recordKey(mode);
   const records = await caches.open(RECORDS);
-  const stored = await records.match(recordKey);
+  const stored = await records.match(key);
   const record = stored ? JSON.parse(await stored.text()) : null;
   let list;
   try {
-    const response = await fetch(recordKey, { credentials: "omit", cache: "no-cache" });
+    const response = await fetch(key, { credentials: "omit", cache: "no-cache" });
     if (!response.ok) throw new Error(response.status);
     list = await response.json();
   } catch (error) {
@@ -148,7 +157,7 @@ async function download(mode, client) {
     lang: mode.lang, langs: mode.langs, version: list.version, release: list.release || "",
     pages: list.pages.length, complete: !failed.assets,
   };
-  await records.put(recordKey, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
+  await records.put(key, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
   return outcome(done, true, done.complete);
 }
 
