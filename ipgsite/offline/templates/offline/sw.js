@@ -129,6 +129,8 @@ async function download(mode, client) {
   if (current && record.complete) return outcome(record, true);
   if (!current) {
     tell(client, mode, { state: "saving", version: record ? record.version : "", release: record ? record.release || "" : "", reached: true });
+    // Before anything is downloaded, so that whatever fails next, a removed section is never read as current.
+    await dropRemovedPages(cache, list);
   }
   // Only what the server lists: the pages, then the site's own files (all again when the content changed,
   // for unhashed names; otherwise those that failed last time). One that fails does not stop the others.
@@ -167,6 +169,23 @@ async function dropOldAssets(cache, assets) {
   for (const request of await cache.keys()) {
     if (request.url.startsWith(STATIC_PREFIX) && !listed.has(request.url)) await cache.delete(request);
   }
+}
+
+// The content changed: this reading mode's saved pages (its language's, without a query or with its compare
+// choice) that the list no longer names are no longer in the site (a removed section, a finder step that led
+// only to it). Offline, such a page then gets the offline page, as any page never saved does. Reading lists
+// (`?p=`) are the reader's own and stay.
+async function dropRemovedPages(cache, list) {
+  const listed = new Set(list.pages.map((url) => new URL(url, self.location.origin).href));
+  for (const request of await cache.keys()) {
+    if (ofReadingMode(new URL(request.url), list) && !listed.has(request.url)) await cache.delete(request);
+  }
+}
+
+function ofReadingMode(url, list) {
+  if (url.origin !== self.location.origin || !url.pathname.startsWith("/" + list.language + "/")) return false;
+  const query = [...url.searchParams.keys()];
+  return !query.length || (!!list.langs && query.length === 1 && url.searchParams.get("langs") === list.langs);
 }
 
 // `reached`: whether the server answered; `complete`: whether everything it listed was saved.
