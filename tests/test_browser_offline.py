@@ -7,7 +7,7 @@ from django.core.signals import request_started
 from django.utils.html import strip_tags
 from playwright.sync_api import expect
 
-from edits import write
+from edits import change, delete, write
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Paragraph, Section
 
@@ -230,3 +230,137 @@ def test_a_new_release_replaces_the_offline_copy_on_the_next_visit_and_says_so(l
     response = page.goto(f"{live_ipg.url}/ja/ipg/2.3/")
     assert response.from_service_worker
     expect(page.locator("[id='example-b']")).to_contain_text("新しい版の日本語(テスト)。")
+
+
+# A section removed from the IPG: once the worker has heard of it, its saved pages are gone.
+
+SAVED = "async () => (await (await caches.open('ipg-pages')).keys()).map((r) => r.url.slice(location.origin.length))"
+RECORDS = "async () => (await (await caches.open('ipg-records')).keys()).map((r) => new URL(r.url).search)"
+RECORDED = """async (key) => {
+  const record = await caches.match(location.origin + key, { cacheName: 'ipg-records' });
+  return record ? (await record.json()).version : null;
+}"""
+
+
+def saved(page):
+    """What the worker holds: paths with their query."""
+    return page.evaluate(SAVED)
+
+
+def records(page):
+    """The reading modes the worker keeps a record of: the query of each one's list."""
+    return page.evaluate(RECORDS)
+
+
+def wait_until_recorded(page, lang, version):
+    """Until the worker has saved the reading mode of `lang` (no compare) at `version`, in the background."""
+    key = f"/offline/pages.json?lang={lang}&langs="
+    for _ in range(SAVING_TIMEOUT // 500):  # wait_for_function would not wait for the promise
+        if page.evaluate(RECORDED, key) == version:
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the {lang} pages were not saved at {version}")
+
+
+def update_after(page, edit):
+    """Makes `edit` on the server, then lets the worker hear the content changed (a page load) and save it."""
+    status = page.locator("#offline-status")
+    saved_version = status.get_attribute("data-version")
+    edit()
+    page.reload()
+    expect(status).not_to_have_attribute("data-version", saved_version, timeout=SAVING_TIMEOUT)
+    expect(status).to_have_attribute("data-state", "ready", timeout=SAVING_TIMEOUT)
+    return status.get_attribute("data-version")
+
+
+def assert_not_saved(page, url):
+    response = page.goto(url)
+    assert response.status == 503 and response.from_service_worker
+    expect(page.locator("h1")).to_have_text("Offline")  # the page the worker shows for any page it has not saved
+    expect(page.locator("body")).to_contain_text("This page was not saved for offline reading.")
+
+
+@pytest.mark.parametrize("compare", ["", "?langs=en,ja"])
+def test_a_deleted_section_is_not_read_offline_once_the_worker_has_updated(live_ipg, new_page, compare):
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/ja/ipg/2.3/{compare}")
+    wait_until_saved(page)
+    step = "/ja/finder/pre-game/other-error/"  # the finder's step that leads only to 2.4
+    assert {"/ja/ipg/2.4/", f"/ja/ipg/2.4/{compare}", step} <= set(saved(page))
+    title = Section.objects.get(number="2.4").title_ja
+    text = Paragraph.objects.get(section__number="2.4", key="definition-1").text_en  # shown, untranslated
+
+    update_after(page, lambda: delete(Section.objects.get(number="2.4")))
+    assert not [path for path in saved(page) if path.startswith(("/ja/ipg/2.4/", step))]
+    assert records(page) == ["?lang=ja&langs=" + ("en%2Cja" if compare else "")]
+
+    page.context.set_offline(True)
+    for url in {"/ja/ipg/2.4/", f"/ja/ipg/2.4/{compare}"}:
+        assert_not_saved(page, live_ipg.url + url)
+        assert title not in page.content() and text[:40] not in page.content()
+    response = page.goto(f"{live_ipg.url}/ja/")
+    assert response.ok and response.from_service_worker
+    expect(page.locator("ol.outline a[href^='/ja/ipg/2.4/']")).to_have_count(0)  # the saved outline is the new one
+
+
+def test_after_the_update_the_sections_still_in_the_ipg_and_the_readers_list_read_offline(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    reading_list = f"{live_ipg.url}/en/list/?p=2.3:example-c"  # the reader's own, kept as they opened it
+    page.goto(reading_list)
+    wait_until_saved(page)
+    page.goto(f"{live_ipg.url}/ja/ipg/2.3/")  # a second reading mode, saved as well
+    wait_until_saved(page)
+    assert {"/en/ipg/2.4/", "/ja/ipg/2.4/", "/en/list/?p=2.3:example-c"} <= set(saved(page))
+
+    version = update_after(page, lambda: delete(Section.objects.get(number="2.4")))
+    wait_until_recorded(page, "en", version)  # the other mode, updated after this page's
+    assert not [path for path in saved(page) if "/ipg/2.4/" in path]
+    assert sorted(records(page)) == ["?lang=en&langs=", "?lang=ja&langs="]  # one record per mode
+
+    page.context.set_offline(True)
+    assert_not_saved(page, f"{live_ipg.url}/en/ipg/2.4/")
+    for code in ("en", "ja"):
+        response = page.goto(f"{live_ipg.url}/{code}/ipg/2.3/")
+        assert response.ok and response.from_service_worker
+        assert_reads_in_full(page, "2.3", code)
+        response = page.goto(f"{live_ipg.url}/{code}/ipg/2.1/")
+        assert response.ok and response.from_service_worker
+        assert_reads_in_full(page, "2.1", code)
+    response = page.goto(reading_list)
+    assert response.ok and response.from_service_worker
+    expect(page.locator("section.list-entry")).to_have_count(1)
+
+
+def test_a_new_section_is_saved_with_the_update(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    wait_until_saved(page)
+    following = Section.objects.get(number="2.6")
+    added = Section(chapter=following.chapter)
+    update_after(page, lambda: change(added, number="2.7", order=following.order + 1, title_en="TEST section"))
+
+    page.context.set_offline(True)
+    response = page.goto(f"{live_ipg.url}/en/ipg/2.7/")
+    assert response.ok and response.from_service_worker
+    expect(page.locator("h1")).to_contain_text("TEST section")
+
+
+def test_records_an_earlier_worker_spelled_from_a_whole_record_are_dropped(live_ipg, new_page):
+    page = new_page(service_workers="allow")
+    page.goto(f"{live_ipg.url}/en/ipg/2.3/")
+    wait_until_saved(page)
+    # It saved the other modes under their whole record as a query: one more record on every update.
+    page.evaluate(
+        """async () => {
+          const key = '/offline/pages.json?lang=en&langs=&version=1&release=2024-09-23&pages=70&complete=true';
+          const body = JSON.stringify({ lang: 'en', langs: '', version: '1', release: '2024-09-23', pages: 70 });
+          await (await caches.open('ipg-records')).put(key, new Response(body));
+        }"""
+    )
+    assert len(records(page)) == 2
+    page.reload()
+    for _ in range(SAVING_TIMEOUT // 500):
+        if len(records(page)) == 1:
+            break
+        page.wait_for_timeout(500)
+    assert records(page) == ["?lang=en&langs="]

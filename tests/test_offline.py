@@ -2,13 +2,14 @@
 
 import json
 import re
+import shutil
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client
 
-from edits import write
+from edits import change, delete, write
 from ipgsite.ipg.models import Paragraph, Section
 
 
@@ -161,3 +162,58 @@ def test_the_page_list_names_the_release_a_saved_copy_holds_and_changes_with_a_n
     after = json.loads(client.get("/offline/pages.json?lang=en").content)
     assert after["release"] == timezone.localdate().isoformat()
     assert after["version"] != before["version"], "the worker saves the pages again only when the version changes"
+
+
+# What the worker keeps follows the list: a page the list stops naming is deleted from the reader's offline copy.
+
+
+def listed(code="ja", langs="en,ja"):
+    response = Client().get(f"/offline/pages.json?lang={code}&langs={langs}")
+    return response, json.loads(response.content)
+
+
+def test_a_deleted_section_leaves_the_page_list_and_the_version_changes(client, ipg):
+    _response, before = listed()
+    assert {"/ja/ipg/2.4/", "/ja/ipg/2.4/?langs=en,ja"} <= set(before["pages"])
+    assert listed()[0]["X-Cache"] == "hit"
+
+    delete(Section.objects.get(number="2.4"))
+    response, after = listed()
+    assert response["X-Cache"] == "miss", "a list kept from before the deletion would still name the section"
+    assert after["version"] != before["version"]
+    assert not [url for url in after["pages"] if url.startswith("/ja/ipg/2.4/")]
+    removed = set(before["pages"]) - set(after["pages"])
+    assert set(after["pages"]) < set(before["pages"])
+    # the section's pages, and the finder's step that led only to it
+    assert {"/ja/ipg/2.4/", "/ja/ipg/2.4/?langs=en,ja"} < removed
+    assert {url for url in removed if not url.startswith("/ja/ipg/2.4/")} == {
+        "/ja/finder/pre-game/other-error/",
+        "/ja/finder/pre-game/other-error/?langs=en,ja",
+    }
+    for url in removed:  # online, the reader is told they are not there
+        assert client.get(url).status_code == 404, url
+
+
+def test_a_new_section_joins_the_page_list(client, ipg):
+    _response, before = listed()
+    following = Section.objects.get(number="2.6")
+    change(Section(chapter=following.chapter), number="2.7", order=following.order + 1, title_en="TEST section")
+    _response, after = listed()
+    assert after["version"] != before["version"]
+    assert set(after["pages"]) - set(before["pages"]) == {"/ja/ipg/2.7/", "/ja/ipg/2.7/?langs=en,ja"}
+    # in reading order, after the section it follows
+    assert after["pages"].index("/ja/ipg/2.7/") == after["pages"].index("/ja/ipg/2.6/?langs=en,ja") + 1
+    assert client.get("/ja/ipg/2.7/").status_code == 200
+
+
+def test_a_section_the_content_files_no_longer_hold_leaves_the_page_list(client, ipg, settings, tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(settings.CONTENT_DIR, content)
+    (content / "sections" / "3.4.toml").unlink()
+    _response, before = listed("en", "")
+    assert "/en/ipg/3.4/" in before["pages"]
+
+    call_command("loadcontent", str(content), verbosity=0)
+    _response, after = listed("en", "")
+    assert "/en/ipg/3.4/" not in after["pages"] and "/en/ipg/3.3/" in after["pages"]
+    assert after["version"] != before["version"]

@@ -87,7 +87,10 @@ async function saveAll(mode, client) {
   await save(mode, client);
   const records = await caches.open(RECORDS);
   for (const request of await records.keys()) {
-    const other = JSON.parse(await (await records.match(request)).text());
+    const record = JSON.parse(await (await records.match(request)).text());
+    const other = { lang: record.lang, langs: record.langs };
+    // An earlier worker kept other modes under a key spelled from their whole record: one more each update.
+    if (request.url !== recordKey(other)) await records.delete(request);
     if (other.lang !== mode.lang || other.langs !== mode.langs) await save(other, null);
   }
 }
@@ -100,14 +103,20 @@ function save(mode, client) {
   return saving.get(id).then((result) => tell(client, mode, result));
 }
 
+// Where a reading mode's record is kept: the URL of its list.
+function recordKey(mode) {
+  const query = new URLSearchParams({ lang: mode.lang, langs: mode.langs });
+  return new URL(PAGES_URL + "?" + query, self.location.origin).href;
+}
+
 async function download(mode, client) {
-  const recordKey = new URL(PAGES_URL + "?" + new URLSearchParams(mode), self.location.origin).href;
+  const key = recordKey(mode);
   const records = await caches.open(RECORDS);
-  const stored = await records.match(recordKey);
+  const stored = await records.match(key);
   const record = stored ? JSON.parse(await stored.text()) : null;
   let list;
   try {
-    const response = await fetch(recordKey, { credentials: "omit", cache: "no-cache" });
+    const response = await fetch(key, { credentials: "omit", cache: "no-cache" });
     if (!response.ok) throw new Error(response.status);
     list = await response.json();
   } catch (error) {
@@ -120,6 +129,8 @@ async function download(mode, client) {
   if (current && record.complete) return outcome(record, true);
   if (!current) {
     tell(client, mode, { state: "saving", version: record ? record.version : "", release: record ? record.release || "" : "", reached: true });
+    // Before anything is downloaded, so that whatever fails next, a removed section is never read as current.
+    await dropRemovedPages(cache, list);
   }
   // Only what the server lists: the pages, then the site's own files (all again when the content changed,
   // for unhashed names; otherwise those that failed last time). One that fails does not stop the others.
@@ -148,7 +159,7 @@ async function download(mode, client) {
     lang: mode.lang, langs: mode.langs, version: list.version, release: list.release || "",
     pages: list.pages.length, complete: !failed.assets,
   };
-  await records.put(recordKey, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
+  await records.put(key, new Response(JSON.stringify(done), { headers: { "Content-Type": "application/json" } }));
   return outcome(done, true, done.complete);
 }
 
@@ -158,6 +169,23 @@ async function dropOldAssets(cache, assets) {
   for (const request of await cache.keys()) {
     if (request.url.startsWith(STATIC_PREFIX) && !listed.has(request.url)) await cache.delete(request);
   }
+}
+
+// The content changed: this reading mode's saved pages (its language's, without a query or with its compare
+// choice) that the list no longer names are no longer in the site (a removed section, a finder step that led
+// only to it). Offline, such a page then gets the offline page, as any page never saved does. Reading lists
+// (`?p=`) are the reader's own and stay.
+async function dropRemovedPages(cache, list) {
+  const listed = new Set(list.pages.map((url) => new URL(url, self.location.origin).href));
+  for (const request of await cache.keys()) {
+    if (ofReadingMode(new URL(request.url), list) && !listed.has(request.url)) await cache.delete(request);
+  }
+}
+
+function ofReadingMode(url, list) {
+  if (url.origin !== self.location.origin || !url.pathname.startsWith("/" + list.language + "/")) return false;
+  const query = [...url.searchParams.keys()];
+  return !query.length || (!!list.langs && query.length === 1 && url.searchParams.get("langs") === list.langs);
 }
 
 // `reached`: whether the server answered; `complete`: whether everything it listed was saved.
