@@ -37,6 +37,14 @@ def as_it_is(text, _copy):
     return text
 
 
+def marked(obj, field, copy, mark):
+    """The object's text in every language, each passed through `mark`, as keyword arguments for a copy."""
+    from ipgsite.ipg import languages
+
+    columns = [f"{field}_{languages.field_suffix(code)}" for code in languages.CODES]
+    return {column: mark(getattr(obj, column), copy) for column in columns}
+
+
 def add_copies(copies, mark=as_it_is):
     """Synthetic copies of every section with text, each text passed through `mark(text, copy number)`."""
     from ipgsite.ipg.models import Note, Paragraph, Section
@@ -58,9 +66,7 @@ def add_copies(copies, mark=as_it_is):
                     part=p.part,
                     order=p.order,
                     bullet=p.bullet,
-                    text_en=mark(p.text_en, copy),
-                    text_zh_hans=mark(p.text_zh_hans, copy),
-                    text_ja=mark(p.text_ja, copy),
+                    **marked(p, "text", copy, mark),
                 )
                 for p in section.paragraphs.order_by("order")
             )
@@ -71,9 +77,7 @@ def add_copies(copies, mark=as_it_is):
                     language=n.language,
                     source=n.source,
                     order=n.order,
-                    body_en=mark(n.body_en, copy),
-                    body_zh_hans=mark(n.body_zh_hans, copy),
-                    body_ja=mark(n.body_ja, copy),
+                    **marked(n, "body", copy, mark),
                 )
                 for n in Note.objects.filter(paragraph__section=section).select_related("paragraph")
             )
