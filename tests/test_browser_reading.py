@@ -93,8 +93,11 @@ def test_the_link_control_copies_the_paragraphs_address(live_ipg, new_page):
     page.goto(live_ipg.url + THREE)
     page.click("#example-c > a.permalink")
     page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
-    # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph.
-    assert page.evaluate("navigator.clipboard.readText()") == f"{live_ipg.url}/en/ipg/2.3/example-c/"
+    # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph,
+    # in the languages this page compares.
+    assert (
+        page.evaluate("navigator.clipboard.readText()") == f"{live_ipg.url}/en/ipg/2.3/example-c/?langs=en,zh-hans,ja"
+    )
     assert page.url == f"{live_ipg.url}{THREE}#example-c"
 
 

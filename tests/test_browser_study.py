@@ -63,6 +63,25 @@ def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page, lan
     assert overflow(page) <= 0
 
 
+def test_the_link_copied_from_a_compare_page_opens_the_paragraph_in_its_languages(live_ipg, new_page):
+    page = new_page(PHONE, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(live_ipg.url + "/en/ipg/2.3/?langs=ja,en")
+    page.click("#example-c > a.permalink")
+    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"{live_ipg.url}/en/ipg/2.3/example-c/?langs=ja,en"
+    menu = page.locator(".paragraph-menu[data-ref='2.3:example-c']")
+    assert menu.is_visible()
+    assert menu.locator("a.share-link").get_attribute("href") == "/en/ipg/2.3/example-c/?langs=ja,en"
+
+    fresh = new_page(PHONE)  # the recipient: no cookie, nothing remembered
+    fresh.goto(copied)
+    row = fresh.locator("#example-c.shared-paragraph")
+    assert row.is_visible()
+    assert [row.locator(".text").nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
+    assert overflow(fresh) <= 0
+
+
 def test_the_quiz_is_answered_by_following_links(live_ipg, new_page):
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/en/quiz/?seed=11&chapter=2")

@@ -114,7 +114,9 @@ def test_a_shared_link_with_langs_shows_the_paragraph_in_the_senders_languages(c
     texts = shared.find_all(class_="text")
     assert [t.attrs["lang"] for t in texts] == columns
     for text, code in zip(texts, codes, strict=True):
-        assert plain_text(paragraph("2.3", "example-c").text_in(code))[:15] in text.text()
+        # Without spaces: a marked term is a node of its own, which text() sets apart.
+        words = "".join(plain_text(paragraph("2.3", "example-c").text_in(code))[:15].split())
+        assert words in "".join(text.text(skip=("term-cards",)).split())
     # Exactly as the section page shows the same choice, paragraph for paragraph.
     section = parse(client.get(f"/ja/ipg/2.3/?langs={langs}").content)
     assert columns_by_row(html) == columns_by_row(section)
@@ -266,6 +268,129 @@ def test_the_link_control_of_a_section_offers_the_paragraphs_own_page(client, ip
     assert menu in html.by_id("example-c").next_siblings()[:2]  # after the row and its notes
     assert menu.find("a", class_="share-link").attrs["href"] == "/zh-hans/ipg/2.3/example-c/"
     assert menu.attrs["data-ref"] == "2.3:example-c"
+
+
+def share_links(html, key):
+    """What the ¶ control of a paragraph offers: the link the script copies, and the menu's link to share."""
+    menu = html.find(class_="paragraph-menu", **{"data-ref": f"2.3:{key}"})
+    permalink = html.by_id(key).find("a", class_="permalink")
+    return permalink.attrs["data-share"], menu.find("a", class_="share-link").attrs["href"]
+
+
+@pytest.mark.parametrize(
+    ("page", "share"),
+    [
+        ("/ja/ipg/2.3/?langs=en,ja", "/ja/ipg/2.3/example-c/?langs=en,ja"),
+        ("/en/ipg/2.3/?langs=ja,zh-hans,en", "/en/ipg/2.3/example-c/?langs=ja,zh-hans,en"),
+        ("/zh-hans/ipg/2.3/?langs=zh-hans,en", "/zh-hans/ipg/2.3/example-c/?langs=zh-hans,en"),
+        # One language is no comparison: the link is the page's plain share page, as before.
+        ("/ja/ipg/2.3/", "/ja/ipg/2.3/example-c/"),
+        ("/ja/ipg/2.3/?langs=ja", "/ja/ipg/2.3/example-c/"),
+        ("/ja/ipg/2.3/?langs=en", "/ja/ipg/2.3/example-c/"),
+    ],
+)
+def test_the_link_control_of_a_compare_page_shares_what_the_sender_sees(client, ipg, page, share):
+    response = client.get(page)
+    assert response.status_code == 200
+    html = parse(response.content)
+    assert share_links(html, "example-c") == (share, share)
+    if "comparing" not in html.find("article").classes:
+        return
+    # The recipient sees the paragraph in the sender's columns.
+    shared = parse(client.get(share).content)
+    assert "shared-paragraph" in shared.by_id("example-c").classes
+    assert [t.attrs["lang"] for t in shared.by_id("example-c").find_all(class_="text")] == [
+        t.attrs["lang"] for t in html.by_id("example-c").find_all(class_="text")
+    ]
+
+
+def test_a_remembered_choice_reaches_the_link_through_the_redirect(client, ipg):
+    client.cookies["ipg_langs"] = "ja,en"
+    response = client.get("/en/ipg/2.3/", follow=True)
+    assert response.redirect_chain == [("/en/ipg/2.3/?langs=ja,en", 302)]
+    assert share_links(parse(response.content), "example-c") == ("/en/ipg/2.3/example-c/?langs=ja,en",) * 2
+
+
+@pytest.mark.parametrize(
+    ("query", "langs"),
+    [
+        ("langs=JA,en", "?langs=ja,en"),
+        ("langs=en,en,ja", "?langs=en,ja"),
+        ("langs=jp,zh", "?langs=ja,zh-hans"),
+        ("langs=en&langs=ja", "?langs=en,ja"),
+        ("langs=%22%3E%3Cscript%3E,en,ja", "?langs=en,ja"),
+        ("langs=%00%ff%fe,ja,en", "?langs=ja,en"),
+        ("langs=" + "en," * 500 + "ja", "?langs=en,ja"),
+        ("langs=EN", ""),
+        ("langs=fr", ""),
+    ],
+)
+def test_a_crafted_langs_is_normalized_by_a_redirect_before_any_link_carries_it(client, ipg, query, langs):
+    response = client.get(f"/ja/ipg/2.3/?{query}")
+    assert response.status_code == 302
+    assert response.content == b""  # no page, so no ¶ link, is made from the crafted value
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert share_links(parse(page.content), "example-c") == (f"/ja/ipg/2.3/example-c/{langs}",) * 2
+
+
+def term_marks(html):
+    """Every marked term of a page's paragraphs and notes, in order: where its mark links, which term, the words,
+    and its card: the card's `lang`, the term's name and its names in the other languages (each with its `lang`),
+    and the link to its definition."""
+    found = []
+    for block in html.find_all(class_="row") + html.find_all("aside", class_="note"):
+        for mark in block.find_all("a", class_="term"):
+            card = html.by_id(mark.attrs["aria-controls"])
+            names = [(n.attrs["lang"], n.text()) for n in card.find_all("span", class_="term-name")]
+            name = card.find("span", class_="term-card-name")
+            found.append(
+                (
+                    mark.attrs["href"],
+                    mark.attrs["data-term"],
+                    mark.attrs["aria-controls"],
+                    mark.text(),
+                    card.attrs["lang"],
+                    (name.attrs["lang"], name.text()),
+                    names,
+                    card.find("a").attrs["href"],
+                )
+            )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("lang", "langs"),
+    [("en", ""), ("ja", ""), ("zh-hans", ""), ("ja", "?langs=en,ja"), ("en", "?langs=zh-hans,ja,en")],
+)
+def test_the_share_page_marks_terms_as_the_section_page_does(client, ipg, lang, langs):
+    shared = term_marks(parse(client.get(f"/{lang}/ipg/2.3/example-b/{langs}").content))
+    section = term_marks(parse(Client().get(f"/{lang}/ipg/2.3/{langs}").content))
+    assert shared == section
+    controls = [mark[2] for mark in shared]
+    assert any(not c.startswith("term-note_") for c in controls)  # paragraphs' marks
+    assert any(c.startswith("term-note_") for c in controls)  # and notes'
+    assert any(names for *_rest, names, _href in shared)
+
+
+def test_a_scry_in_the_shared_english_paragraph_offers_its_chinese_and_japanese_names(client, ipg):
+    row = parse(client.get("/en/ipg/2.3/example-b/").content).by_id("example-b")
+    mark = row.find("a", class_="term", **{"data-term": "scry"})
+    assert (mark.text(), mark.attrs["href"]) == ("scries", "/en/glossary/#scry")
+    card = row.by_id(mark.attrs["aria-controls"])
+    assert {n.attrs["lang"]: n.text() for n in card.find_all("span", class_="term-name")} == {
+        "zh-Hans": "占卜",
+        "ja": "占術",
+    }
+
+
+def test_the_share_page_reads_the_stored_occurrences_once(client, ipg):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/ja/ipg/2.3/definition-1/?langs=en,zh-hans,ja").status_code == 200
+    assert len([q for q in queries if "terms_occurrence" in q["sql"]]) == 1
 
 
 def test_the_share_page_is_kept_in_the_page_cache_until_the_text_changes(ipg):

@@ -94,6 +94,7 @@ def paragraph(request, number, key):
         ],
         "og_locale": languages.OPEN_GRAPH_LOCALES[code],
         "links_cache": {},
+        "terms_cache": {},
     }
     return render(request, "study/paragraph.html", context)
 

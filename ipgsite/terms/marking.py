@@ -8,6 +8,7 @@ from django.utils.translation import get_language, gettext
 
 from ipgsite.crosslinks.text import pieces
 from ipgsite.ipg import languages
+from ipgsite.ipg.models import Note
 
 from .models import Occurrence
 
@@ -94,3 +95,25 @@ def with_terms(html, occurrences, id_prefix):
     if cards:
         out.append(format_html('<div class="term-cards">{}</div>', mark_safe("".join(cards))))
     return mark_safe("".join(out))
+
+
+def _card_prefix(text):
+    """The start of the ids of a text's term cards: one per paragraph or note and language on the page."""
+    obj = text.obj
+    if isinstance(obj, Note):
+        return f"term-note_{obj.pk}-{text.code}"  # "_": no paragraph key has one
+    return f"term-{obj.key}-{text.code}"
+
+
+def marked(text, html, cache):
+    """A paragraph's or note's rendered `html` (`text` is its `ipg.reading.Text`) with the first occurrence of each
+    term marked, as reading pages show it. `cache` keeps each section's occurrences, read once per page.
+
+    An earlier version's text is left as it is.
+    """
+    if text.obj is None or text.obj.pk is None:
+        return html
+    section_id = text.paragraph.section_id
+    if section_id not in cache:
+        cache[section_id] = occurrences_by_text(section_id)
+    return with_terms(html, cache[section_id].get(text.place, []), _card_prefix(text))

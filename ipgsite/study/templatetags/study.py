@@ -6,7 +6,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from ipgsite.crosslinks.rendering import links_by_text, with_links
+from ipgsite.ipg import compare
 from ipgsite.study import lists
+from ipgsite.terms.marking import marked
 
 register = template.Library()
 
@@ -20,15 +22,19 @@ def study_assets():
     )
 
 
-@register.simple_tag
-def share_url(section, paragraph):
-    """The paragraph's own page, whose link preview shows that paragraph (not the section's first)."""
-    return reverse("study:paragraph", kwargs={"number": section.number, "key": paragraph.key})
+@register.simple_tag(takes_context=True)
+def share_url(context, section, paragraph):
+    """The paragraph's own page, whose link preview shows that paragraph (not the section's first); from a page
+    comparing languages, in those languages (the page's `codes`, already normalized), as the sender sees it."""
+    url = reverse("study:paragraph", kwargs={"number": section.number, "key": paragraph.key})
+    if context.get("comparing"):
+        url += f"?langs={compare.serialize(context['codes'])}"
+    return url
 
 
-@register.inclusion_tag("study/paragraph_menu.html")
-def paragraph_menu(section, paragraph):
-    return {"share": share_url(section, paragraph), "reference": f"{section.number}:{paragraph.key}"}
+@register.inclusion_tag("study/paragraph_menu.html", takes_context=True)
+def paragraph_menu(context, section, paragraph):
+    return {"share": share_url(context, section, paragraph), "reference": f"{section.number}:{paragraph.key}"}
 
 
 @register.inclusion_tag("study/list_bar.html")
@@ -47,14 +53,21 @@ def reference_key(reference):
     return parsed[1] if parsed else reference.partition(":")[2]
 
 
+def _page_cache(context, name):
+    """A dict the view put in the context to last the whole page (an include cannot see its parent's render
+    context), else one for this render."""
+    cache = context.get(name)
+    return cache if cache is not None else context.render_context.setdefault(f"study-{name}", {})
+
+
 @register.simple_tag(takes_context=True)
-def linked_text(context, text):
-    """crosslinks' `linked` for rows rendered one include at a time: the links of each section are read once
-    per page into the view's `links_cache` (an include cannot see its parent's render context)."""
+def linked_text(context, text, mark_terms=False):
+    """crosslinks' `linked`, and with `mark_terms` terms' `terms_marked` after it as on a section page, for rows
+    rendered one include at a time: each section's links and occurrences are read once per page into the view's
+    `links_cache` and `terms_cache`."""
     section_id = text.paragraph.section_id
-    cache = context.get("links_cache")
-    if cache is None:
-        cache = context.render_context.setdefault("study-links", {})
-    if section_id not in cache:
-        cache[section_id] = links_by_text(section_id)
-    return with_links(text.html, cache[section_id].get(text.place, []))
+    links = _page_cache(context, "links_cache")
+    if section_id not in links:
+        links[section_id] = links_by_text(section_id)
+    html = with_links(text.html, links[section_id].get(text.place, []))
+    return marked(text, html, _page_cache(context, "terms_cache")) if mark_terms else html
