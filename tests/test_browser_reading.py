@@ -2,7 +2,8 @@
 
 import pytest
 
-from ipgsite.ipg.models import Paragraph
+from edits import write_note
+from ipgsite.ipg.models import Note, Paragraph
 
 pytestmark = pytest.mark.browser
 
@@ -86,6 +87,21 @@ def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     assert not page.locator("#definition-1 + details.notes aside.note").first.is_visible()
     summary.click()
     assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_a_lag_mark_in_a_note_fits_and_opens_without_javascript(live_ipg, new_page, viewport):
+    note = Note.objects.filter(paragraph__section__number="2.3", paragraph__key="definition-1").order_by("order")[0]
+    write_note(note, "en", "The note in English, for this test.")
+    write_note(note, "ja", note.body_in("ja") + "追記。" * 40)  # a long change, without a space to break at
+    page = new_page(viewport, java_script_enabled=False)
+    page.goto(live_ipg.url + THREE)
+    page.click("#definition-1 + details.notes > summary")
+    mark = page.locator(f"#lag-note-{note.pk}-en")
+    assert mark.is_visible() and "follows the note's Japanese original" in mark.inner_text()
+    mark.locator("summary").click()
+    assert mark.locator("p.diff").is_visible()
+    assert overflow(page) <= 0
 
 
 def test_the_link_control_copies_the_paragraphs_address(live_ipg, new_page):

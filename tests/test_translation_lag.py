@@ -7,13 +7,16 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from edits import write, write_note
+from edits import add_note, write, write_note
+from ipgsite.caching.versions import content_changed
 from ipgsite.ipg.models import Chapter, Note, Section
 from ipgsite.releases.models import Release
 from ipgsite.translations import writing
 from ipgsite.translations.models import State, Status
-from ipgsite.translations.status import mark_reviewed
+from ipgsite.translations.status import confirm, mark_reviewed
 from pages import parse
 from people import CONTENT, client_for, editor, paragraph, translate_form, translate_url, translator
 
@@ -21,15 +24,26 @@ FIRST = "2024-09-23"
 
 
 def marks(client, url):
-    """{paragraph key: [the text of each lag mark in it]}."""
+    """{paragraph key: [each lag mark in the paragraph]} (not in its notes: note_marks)."""
     page = parse(client.get(url).content.decode())
     found = {}
-    for mark in page.find_all("div", class_="lag"):
-        row = mark.parent
-        while "row" not in row.classes:
-            row = row.parent
-        found.setdefault(row.attrs["id"], []).append(mark)
+    for row in page.find_all("div", class_="row"):
+        for mark in row.find_all("div", class_="lag"):
+            found.setdefault(row.attrs["id"], []).append(mark)
     return found
+
+
+def note_marks(client, url):
+    """{paragraph key: [each lag mark in the notes shown after it]}."""
+    page = parse(client.get(url).content.decode())
+    found, key = {}, None
+    for element in page.iter():
+        if "row" in element.classes:
+            key = element.attrs["id"]
+        elif element.tag == "aside" and "note" in element.classes:
+            assert element.find("p", class_="note-source") is not None, "a note says it is not official text"
+            found.setdefault(key, []).extend(element.find_all("div", class_="lag"))
+    return {key: found_marks for key, found_marks in found.items() if found_marks}
 
 
 def test_the_seeds_japanese_upgrade_follows_an_older_english_and_says_so(client, ipg):
@@ -351,3 +365,107 @@ def test_a_wrong_note_status_is_refused_naming_the_file_and_the_note_and_nothing
     with pytest.raises(CommandError, match="structural error"):
         call_command("checkcontent", str(content), stdout=StringIO(), stderr=err)
     assert f"error: {path}:{line}: note 2 on 'definition-1': " in err.getvalue() and message in err.getvalue()
+
+
+# Notes, as readers see them: a note's translation that follows an older original is marked inside the note, in the
+# reader's language, naming the language of the note's original.
+
+
+def outdated_english_of(note, added="追記。"):
+    """Give the note an English translation, then change its Japanese original: the English is outdated."""
+    original = note.body_in("ja")
+    write_note(note, "en", "The note in English, for this test.")
+    write_note(note, "ja", original + added)
+    return Note.objects.get(pk=note.pk)
+
+
+@pytest.mark.parametrize(
+    "url, interface, words",
+    [
+        ("/en/ipg/2.3/", "en", f"follows the note's Japanese original as it was in the IPG of {FIRST}"),
+        ("/zh-hans/ipg/2.3/?langs=en,zh-hans", "zh-Hans", f"依据{FIRST}版IPG中的本注释的日文原文"),
+        ("/ja/ipg/2.3/?langs=en,ja", "ja", f"{FIRST}版IPGにあったこの注釈の日本語の原文"),
+    ],
+)
+def test_an_outdated_note_translation_is_marked_inside_the_note_naming_its_original(client, ipg, url, interface, words):
+    first = outdated_english_of(notes_on("2.3", "definition-1")[0])
+    found = note_marks(client, url)
+    assert list(found) == ["definition-1"] and len(found["definition-1"]) == 1
+    mark = found["definition-1"][0]
+    assert mark.attrs["id"] == f"lag-note-{first.pk}-en" and mark.attrs["lang"] == interface
+    assert words in mark.text()
+    assert mark.parent.attrs["lang"] == "en" and "note-body" in mark.parent.classes, "inside the English it is about"
+    diff = mark.find("details").find("p", class_="diff")
+    assert diff.attrs["lang"] == "ja" and [i.text() for i in diff.find_all("ins")] == ["追記。"]
+    # The note's body, without the mark, is still the translation alone; the paragraph itself carries no mark.
+    assert mark.parent.text(["lag"]) == "The note in English, for this test."
+    assert "definition-1" not in marks(client, url)
+
+
+def test_the_original_of_a_note_never_carries_the_mark(client, ipg):
+    outdated_english_of(notes_on("2.3", "definition-1")[0])
+    assert note_marks(client, "/ja/ipg/2.3/") == {}
+    assert note_marks(client, "/zh-hans/ipg/2.3/") == {}, "no Chinese: the Japanese original is shown, unmarked"
+    page = parse(client.get("/en/ipg/2.3/?langs=ja,en").content.decode())
+    bodies = [b for b in page.find_all("div", class_="note-body") if b.find("div", class_="lag")]
+    assert [b.attrs["lang"] for b in bodies] == ["en"]
+
+
+def test_a_note_written_in_english_names_english_as_its_original(client, ipg):
+    note = add_note("2.4", "example-a", "en", en="An English note, for this test.", ja="テスト用の英語の注釈。")
+    write_note(note, "en", "An English note, for this test, changed.")
+    [mark] = note_marks(client, "/ja/ipg/2.4/")["example-a"]
+    # No release holds this note: its older original is not on the site, though the change since is.
+    assert "この注釈の英語の原文の古い版に基づいていますが、その版はこのサイトにありません" in mark.text()
+    assert mark.attrs["lang"] == "ja"
+    assert mark.find("p", class_="diff").attrs["lang"] == "en"
+    [mark] = note_marks(client, "/en/ipg/2.4/?langs=ja,en")["example-a"]
+    assert "follows an older version of the note's English original, which this site does not hold" in mark.text()
+    assert note_marks(client, "/en/ipg/2.4/") == {}, "the English is the original"
+
+
+def test_current_and_reviewed_note_translations_carry_no_mark(client, ipg):
+    first, second = notes_on("2.3", "definition-1")[:2]
+    write_note(first, "en", "The note in English, for this test.")
+    write_note(second, "en", "Another note in English, for this test.")
+    mark_reviewed(Note.objects.get(pk=second.pk), "en", editor())
+    assert (note_status(first, "en").state, note_status(second, "en").state) == (State.TRANSLATED, State.REVIEWED)
+    assert note_marks(client, "/en/ipg/2.3/") == {}
+    assert note_marks(client, "/ja/ipg/2.3/?langs=en,ja") == {}
+
+
+def test_a_note_translation_updated_or_confirmed_again_loses_its_mark(client, ipg):
+    first, second = notes_on("2.3", "definition-1")[:2]
+    outdated_english_of(first)
+    outdated_english_of(second, added="二。")
+    assert len(note_marks(client, "/en/ipg/2.3/")["definition-1"]) == 2
+
+    write_note(first, "en", "The note in English, translated again.")
+    [mark] = note_marks(client, "/en/ipg/2.3/")["definition-1"]
+    assert mark.attrs["id"] == f"lag-note-{second.pk}-en"
+    confirm(Note.objects.get(pk=second.pk), "en", translator("en"))
+    assert note_marks(client, "/en/ipg/2.3/") == {}
+
+
+def test_the_old_version_of_a_page_carries_no_note_marks(client, ipg):
+    outdated_english_of(notes_on("2.3", "definition-1")[0])
+    assert note_marks(client, f"/en/ipg/2.3/?release={FIRST}") == {}
+
+
+def test_the_lag_marks_cost_the_same_queries_however_many_notes_are_outdated(client, ipg):
+    notes = list(Note.objects.filter(paragraph__section__number="2.3").order_by("pk"))
+    assert len(notes) > 10
+    for note in notes:
+        write_note(note, "en", f"Note {note.pk} in English, for this test.")
+    write_note(notes[0], "ja", notes[0].body_in("ja") + "追記。")
+    client.get("/en/ipg/2.3/")  # per-process lookups made once, whatever the page
+    content_changed()
+    with CaptureQueriesContext(connection) as one:
+        assert len(note_marks(client, "/en/ipg/2.3/")) == 1
+
+    for note in notes[1:]:
+        write_note(note, "ja", note.body_in("ja") + "追記。")
+    with CaptureQueriesContext(connection) as every:
+        found = note_marks(client, "/en/ipg/2.3/")
+    assert sum(len(found_marks) for found_marks in found.values()) == len(notes)
+    assert len(every) == len(one), [q["sql"] for q in every][len(one) :]

@@ -1,6 +1,6 @@
 """Keeping each paragraph's status per language current, and showing what changed in the English."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
@@ -451,23 +451,62 @@ def load_statuses(section_docs, sources_changed=(), content_dir=None):
 
 @dataclass
 class Lag:
-    """A translation that follows an older English than the current one, as a reader is told of it."""
+    """A translation that follows an older source than the current one, as a reader is told of it: a paragraph's
+    English, or a note's original."""
 
     language: str
-    release: str  # the date of the release whose English it follows; "" when no release holds that English
-    diff: str  # the English changes since, as HTML; "" when the English it follows is unknown
+    release: str  # the date of the release whose source it follows; "" when no release holds that source
+    diff: str  # the source's changes since, as HTML; "" when the source it follows is unknown
+    original: str = ""  # a note's: the language its original is in; "" for a paragraph, which follows the English
+
+
+@dataclass
+class Lags:
+    """A section's translations that follow an older source, as its page looks them up."""
+
+    paragraphs: dict = field(default_factory=dict)  # {key: {code: Lag}}
+    notes: dict = field(default_factory=dict)  # {note id: {code: Lag}}
+
+    def of(self, obj, code):
+        """The Lag of the paragraph's or note's translation into `code`, or None."""
+        lags = self.notes.get(obj.pk) if isinstance(obj, Note) else self.paragraphs.get(obj.key)
+        return (lags or {}).get(code)
 
 
 def lags_in(section):
-    """{key: {code: Lag}}: the section's translations that follow an older English than the current one."""
-    from ipgsite.releases.snapshots import english_in_releases
+    """The section's translations, of its paragraphs and their notes, that follow an older source than the current
+    one, read in one query (and, if there are any, the releases' texts and the notes' places in one more each)."""
+    from ipgsite.releases.snapshots import texts_in_releases
 
-    outdated = list(Status.objects.in_section(section).outdated().select_related("paragraph__section"))
-    in_releases = english_in_releases(section.number) if outdated else {}
-    lags = {}
+    outdated = list(Status.everything.in_section(section).outdated().select_related("paragraph", "note"))
+    in_releases, notes_in_releases = texts_in_releases(section.number) if outdated else ({}, {})
+    places = _note_places(section) if any(status.note_id for status in outdated) else {}
+    lags = Lags()
     for status in outdated:
-        release = followed_release(status, in_releases)
-        diff = diff_html(status.confirmed_source, status.paragraph.text_in(SOURCE)) if status.confirmed_source else ""
-        lag = Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff)
-        lags.setdefault(status.paragraph.key, {})[status.language] = lag
+        key = status.paragraph.key
+        if status.note_id:
+            note = status.note
+            held = originals_in_releases(notes_in_releases, section.number, key, places[note.pk], note.language)
+            lag = _lag(status, held, note.body_in(note.language), original=note.language)
+            lags.notes.setdefault(note.pk, {})[status.language] = lag
+        else:
+            lag = _lag(status, in_releases.get((section.number, key), []), status.paragraph.text_in(SOURCE))
+            lags.paragraphs.setdefault(key, {})[status.language] = lag
     return lags
+
+
+def _lag(status, held, source, original=""):
+    """The Lag of an outdated translation whose source is now `source`, releases having held [(date, source)]."""
+    release = newest_holding(held, status.confirmed_source)
+    diff = diff_html(status.confirmed_source, source) if status.confirmed_source else ""
+    return Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff, original=original)
+
+
+def _note_places(section):
+    """{note id: its place (1, 2, …) among its paragraph's notes}, as releases pair notes."""
+    places, counts = {}, {}
+    notes = Note.objects.filter(paragraph__section=section).order_by("order", "pk")
+    for pk, paragraph_id in notes.values_list("pk", "paragraph_id"):
+        counts[paragraph_id] = counts.get(paragraph_id, 0) + 1
+        places[pk] = counts[paragraph_id]
+    return places
