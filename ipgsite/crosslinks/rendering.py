@@ -26,6 +26,18 @@ def links_by_text(section_id):
     return found
 
 
+def linked_html(text, cache):
+    """A paragraph's or note's rendered text (`ipg.reading.Text`) with its mentions of other sections linked.
+    `cache` keeps each section's links, read once per page in one query. An earlier version's text is left unlinked:
+    links are found in the current text only."""
+    if text.obj.pk is None:
+        return text.html
+    section_id = text.paragraph.section_id
+    if section_id not in cache:
+        cache[section_id] = links_by_text(section_id)
+    return with_links(text.html, cache[section_id].get(text.place, []))
+
+
 def _title(section, code):
     title = section.title_in(code) or section.title_en
     return f"{section.number} {title}"

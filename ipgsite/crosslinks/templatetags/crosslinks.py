@@ -5,7 +5,7 @@ from django import template
 from ipgsite.ipg import languages
 
 from ..models import Link
-from ..rendering import links_by_text, with_links
+from ..rendering import linked_html
 
 register = template.Library()
 
@@ -53,10 +53,4 @@ def linked(context, text):
 
     The section's links are read once per page, in one query. An earlier version's text is shown unlinked.
     """
-    if text.obj.pk is None:
-        return text.html  # an earlier version's text: links are found in the current text only
-    section_id = text.paragraph.section_id
-    cache = context.render_context.setdefault("crosslinks", {})
-    if section_id not in cache:
-        cache[section_id] = links_by_text(section_id)
-    return with_links(text.html, cache[section_id].get(text.place, []))
+    return linked_html(text, context.render_context.setdefault("crosslinks", {}))

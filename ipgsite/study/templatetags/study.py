@@ -5,7 +5,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 
-from ipgsite.crosslinks.rendering import links_by_text, with_links
+from ipgsite.crosslinks.rendering import linked_html
 from ipgsite.ipg import compare
 from ipgsite.study import lists
 from ipgsite.terms.marking import marked
@@ -65,9 +65,5 @@ def linked_text(context, text, mark_terms=False):
     """crosslinks' `linked`, and with `mark_terms` terms' `terms_marked` after it as on a section page, for rows
     rendered one include at a time: each section's links and occurrences are read once per page into the view's
     `links_cache` and `terms_cache`."""
-    section_id = text.paragraph.section_id
-    links = _page_cache(context, "links_cache")
-    if section_id not in links:
-        links[section_id] = links_by_text(section_id)
-    html = with_links(text.html, links[section_id].get(text.place, []))
+    html = linked_html(text, _page_cache(context, "links_cache"))
     return marked(text, html, _page_cache(context, "terms_cache")) if mark_terms else html
