@@ -36,6 +36,15 @@ def in_url(request, safe=","):
     return None, redirect_to(request, codes, safe=safe)
 
 
+def chosen(request, safe=","):
+    """(codes, None): the languages `?langs=` names, [] when it names none and the reader remembered no compare
+    choice. (None, redirect): to `?langs=` as the site spells it, or to the remembered choice."""
+    codes, redirect = in_url(request, safe=safe)
+    if redirect is None and not codes:
+        redirect = remembered(request, safe=safe)
+    return (None, redirect) if redirect else (codes, None)
+
+
 def remembered(request, safe=","):
     """A redirect to the languages the reader compared last (the cookie), when they chose more than one."""
     codes = parse(request.COOKIES.get(COOKIE, ""))

@@ -33,9 +33,7 @@ def section(request, number):
     section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
     page_lang = get_language()
 
-    chosen, redirect = compare.in_url(request)
-    if redirect is None and not chosen:
-        redirect = compare.remembered(request)
+    chosen, redirect = compare.chosen(request)
     if redirect:
         return redirect
     codes = chosen or [page_lang]

@@ -124,9 +124,7 @@ def reading_list(request):
 
     The languages are chosen as on section pages: `?langs=`, else a redirect to the reader's remembered
     choice (the cookie), so that the URL always says what the page shows."""
-    chosen, redirect = compare.in_url(request, safe=":,")
-    if redirect is None and not chosen:
-        redirect = compare.remembered(request, safe=":,")
+    chosen, redirect = compare.chosen(request, safe=":,")
     if redirect:
         patch_vary_headers(redirect, ["Cookie"])  # the same URL without the cookie is the list itself
         return redirect
