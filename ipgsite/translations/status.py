@@ -356,12 +356,8 @@ def statuses_into_documents(section_docs):
 
 def _notes_by_place():
     """{(number, key, place): note}: every note, named as content/ and releases name it."""
-    notes, places = {}, {}
-    for note in Note.objects.select_related("paragraph__section").order_by("order", "pk"):
-        key = note.paragraph.section.number, note.paragraph.key
-        places[key] = places.get(key, 0) + 1
-        notes[(*key, places[key])] = note
-    return notes
+    notes = Note.objects.select_related("paragraph__section")
+    return {(n.paragraph.section.number, n.paragraph.key, place): n for n, place in _note_places(notes).items()}
 
 
 def followed_in_files(section_docs, texts_in_releases, content_dir=None):
@@ -480,7 +476,8 @@ def lags_in(section):
 
     outdated = list(Status.everything.in_section(section).outdated().select_related("paragraph", "note"))
     in_releases, notes_in_releases = texts_in_releases(section.number) if outdated else ({}, {})
-    places = _note_places(section) if any(status.note_id for status in outdated) else {}
+    notes = Note.objects.filter(paragraph__section=section).only("pk", "paragraph_id", "order")
+    places = {n.pk: place for n, place in _note_places(notes).items()} if any(s.note_id for s in outdated) else {}
     lags = Lags()
     for status in outdated:
         key = status.paragraph.key
@@ -502,11 +499,10 @@ def _lag(status, held, source, original=""):
     return Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff, original=original)
 
 
-def _note_places(section):
-    """{note id: its place (1, 2, …) among its paragraph's notes}, as releases pair notes."""
+def _note_places(notes):
+    """{note: its place (1, 2, …) among its paragraph's notes}, as releases pair notes."""
     places, counts = {}, {}
-    notes = Note.objects.filter(paragraph__section=section).order_by("order", "pk")
-    for pk, paragraph_id in notes.values_list("pk", "paragraph_id"):
-        counts[paragraph_id] = counts.get(paragraph_id, 0) + 1
-        places[pk] = counts[paragraph_id]
+    for note in notes.order_by("order", "pk"):
+        counts[note.paragraph_id] = counts.get(note.paragraph_id, 0) + 1
+        places[note] = counts[note.paragraph_id]
     return places
