@@ -27,9 +27,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“‘\"'(])")
 KEY_PREFIX = {Part.ADDITIONAL_REMEDY: "remedy", None: "text"}
 NUMBER_WORDS = {
     word: str(number)
-    for number, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
+    for number, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
 }
 SKIP_SENTENCE = 0.8  # an English sentence the translation does not have (it follows an older English)
 UNPLACED = 2.5  # a unit that goes nowhere
@@ -156,7 +154,9 @@ def propose_document(raw, sections, cjk_language="auto", number=None):
     proposals = []
     for document in found:
         if not document.number:
-            problems.append(_("The document has no section heading (such as “2.3 Hidden Card Error”); name its section."))
+            problems.append(
+                _("The document has no section heading (such as “2.3 Hidden Card Error”); name its section.")
+            )
             continue
         proposal = propose(sections[document.number], document, cjk_language)
         if number and len(found) == 1 and title and title != number:
@@ -243,7 +243,7 @@ def _place_translations(found, paragraphs, placed, has_english):
         if has_english and any(p.text_in(SOURCE) for p in candidates):
             chosen = _by_sentences(group, candidates, ratio)
         else:
-            chosen = list(zip(group, candidates))
+            chosen = list(zip(group, candidates, strict=False))  # units beyond the part's paragraphs: unplaced
         for unit, paragraph in chosen:
             placed[id(unit)] = paragraph.key
             taken.add(paragraph.key)
@@ -319,7 +319,7 @@ def _numbers(text):
 
 
 def _card_names(text):
-    """Card names written in English inside 《》: 《Ancestral Recall》, 《ジュワー島のスフィンクス/Sphinx of Jwar Isle》."""
+    """Card names written in English inside 《》: 《Ancestral Recall》, 《…/Sphinx of Jwar Isle》."""
     names = []
     for inside in re.findall(r"《([^》]+)》", text):
         english = inside.split("/")[-1].strip()

@@ -11,7 +11,17 @@ example.
 import re
 
 POLITE = re.compile(r"(です|ます|ました|ません|でした|ましょう|ください|でしょう|ませんでした)[」』）)\]]*$")
-OPENINGS = ("この文は", "この部分は", "この例", "この場合", "この条項", "この違反の", "例えば", "例を挙げると", "加えて")
+OPENINGS = (
+    "この文は",
+    "この部分は",
+    "この例",
+    "この場合",
+    "この条項",
+    "この違反の",
+    "例えば",
+    "例を挙げると",
+    "加えて",
+)
 EXAMPLE_OPENING = re.compile(r"^例\s*[(（]([A-Z])[)）]")
 PLAIN_OPENINGS = ("例えば",)  # opens official text too: counts only beside the polite form
 
