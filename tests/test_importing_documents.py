@@ -5,10 +5,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from importing_measure import languages_of, scores, seed
-from people import SEEDS
 
+from importing_measure import languages_of, scores, seed
 from ipgsite.importing.documents import heading_number, split
+from people import SEEDS
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
 

@@ -6,6 +6,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+
+from edits import delete, write
 from importing_measure import (
     SEED_SECTIONS,
     after_page_text,
@@ -16,10 +18,8 @@ from importing_measure import (
     seed,
     without_blank_lines,
 )
-from people import SEEDS
-
-from edits import delete, write
 from ipgsite.ipg.models import Note, Section
+from people import SEEDS
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
 

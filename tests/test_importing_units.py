@@ -30,7 +30,9 @@ def test_headings(line, part):
     assert heading(line) == part
 
 
-@pytest.mark.parametrize("line", ["懲罰 – なし", "懲罰: – 【警告】", "Penalty 处罚", "Warning 警告", "【ゲームの敗北】"])
+@pytest.mark.parametrize(
+    "line", ["懲罰 – なし", "懲罰: – 【警告】", "Penalty 处罚", "Warning 警告", "【ゲームの敗北】"]
+)
 def test_penalty_lines(line):
     assert is_penalty_line(line)
 
@@ -56,7 +58,9 @@ def test_japanese_lines_without_blank_lines_are_each_a_paragraph():
 
 
 def test_a_hard_wrapped_line_continues_its_paragraph():
-    found = units_of("Upgrade\nIf a face-down card is on the battlefield during\nthe game, the penalty is a Game Loss.\nNext.")
+    found = units_of(
+        "Upgrade\nIf a face-down card is on the battlefield during\nthe game, the penalty is a Game Loss.\nNext."
+    )
     assert [u.texts["en"] for u in found] == [
         "If a face-down card is on the battlefield during the game, the penalty is a Game Loss.",
         "Next.",
@@ -64,7 +68,9 @@ def test_a_hard_wrapped_line_continues_its_paragraph():
 
 
 def test_bullets_and_boxes():
-    found = units_of("例:\n  • 一つ目である。\n•(括弧)二つ目である。\n(A) 例である。\nalert解説です。\n続きです。[/alert]")
+    found = units_of(
+        "例:\n  • 一つ目である。\n•(括弧)二つ目である。\n(A) 例である。\nalert解説です。\n続きです。[/alert]"
+    )
     assert [(u.bullet, u.box) for u in found] == [(True, False), (True, False), (False, False), (False, True)]
     assert found[1].texts == {"ja": "(括弧)二つ目である。"}
     assert found[3].texts == {"ja": "解説です。\n\n続きです。"}
