@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 
 from edits import write
-from ipgsite.ipg.models import Section
 from ipgsite.importing.alignment import propose_section as align
+from ipgsite.ipg.models import Section
 from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")

@@ -212,10 +212,10 @@ def propose(section, document, cjk_language="auto"):
 
 def _place_english(found, paragraphs, placed):
     position = 0
+    theirs = [[_normal(s) for s in sentences(p.text_in(SOURCE))] for p in paragraphs]
     for unit in found:
-        scored = [
-            (_score(unit.texts[SOURCE], p.text_in(SOURCE)), -abs(i - position), i) for i, p in enumerate(paragraphs)
-        ]
+        mine = [_normal(s) for s in sentences(unit.texts[SOURCE])]
+        scored = [(_score(mine, their), -abs(i - position), i) for i, their in enumerate(theirs)]
         best = max(scored, default=None)
         if best and best[0] >= 0.5:
             placed[id(unit)] = paragraphs[best[2]].key
@@ -372,19 +372,22 @@ def sentences(text):
 
 
 def _similarity(a, b):
-    matcher = difflib.SequenceMatcher(None, _normal(a), _normal(b), autojunk=False)
+    """How alike two normalised sentences are (0 where they are not close)."""
+    if a == b:
+        return 1.0
+    if min(len(a), len(b)) < 0.73 * max(len(a), len(b)):  # then the ratio cannot reach 0.85
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.real_quick_ratio() < 0.85 or matcher.quick_ratio() < 0.85:
         return 0.0
     return matcher.ratio()
 
 
-def _score(unit_text, paragraph_text):
-    """How much of the unit's English is in the paragraph's: the share of its sentences found there."""
-    theirs = sentences(paragraph_text)
+def _score(mine, theirs):
+    """How much of a unit's English is in a paragraph's: the share of its (normalised) sentences found there."""
     if not theirs:
         return 0.0
-    mine = sentences(unit_text)
-    found = sum(max(_similarity(s, t) for t in theirs) >= 0.85 for s in mine)
+    found = sum(s in theirs or max(_similarity(s, t) for t in theirs) >= 0.85 for s in mine)
     return found / len(mine) if mine else 0.0
 
 

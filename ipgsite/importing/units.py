@@ -66,13 +66,21 @@ def heading(line):
     return None
 
 
+INLINE_HEADINGS = [
+    (part, re.compile(rf"^{re.escape(word)}\s*[:：]\s*(?=\S)", re.IGNORECASE))
+    for part, words in HEADINGS.items()
+    for word in words
+]
+
+
 def inline_heading(text):
     """ "升级:如果…" → (upgrade, "如果…"); text without one → (None, text)."""
-    for part, words in HEADINGS.items():
-        for word in words:
-            match = re.match(rf"^{re.escape(word)}\s*[:：]\s*(?=\S)", text, re.IGNORECASE)
-            if match:
-                return part, text[match.end() :]
+    if not re.match(r"^[^:：]{1,20}[:：]", text):
+        return None, text
+    for part, pattern in INLINE_HEADINGS:
+        match = pattern.match(text)
+        if match:
+            return part, text[match.end() :]
     return None, text
 
 
