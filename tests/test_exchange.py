@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client
 from lxml import etree
 from translate.storage import tmx, xliff
 
@@ -227,6 +228,18 @@ def test_the_near_miss_another_languages_edit_since_the_export_does_not_refuse(i
     assert paragraph("2.3", "example-c").text_ja == "私の訳。"
 
 
+def test_a_target_the_tool_filled_with_its_source_is_not_imported(ipg, tmp_path):
+    """OmegaT writes the source text into the targets of segments left untranslated."""
+    person = translator("en", "translator-en")
+    path = export(tmp_path, "exportxliff", "--source", "ja", "--target", "en", "--section", "2.3")
+    note = paragraph("2.3", "example-c").notes.order_by("order", "pk").first()
+    edit_as_a_cat_tool(path, {"2.3#example-c/note-1": note.body_ja, "2.3#definition-1/note-1": "A translation."})
+    assert "1 changed" in import_file(path, person.username)
+    note.refresh_from_db()
+    assert not note.body_en
+    assert Status.of_notes.get(note=note, language="en").state == State.MISSING
+
+
 BAD = {
     "not XML": (b"<xliff", "not well-formed XML"),
     "another format": (b"<tmx version='1.4'><body/></tmx>", "not XLIFF 1.2"),
@@ -248,7 +261,7 @@ MESSAGES = {
     "bad id": "example-c is not a unit id",
     "unknown language": "are not two of en, zh-Hans, ja",
     "no revision": 'has no <note from="ipg-revision">',
-    "an original as target": "source-language 'en' and target-language 'en'",
+    "an original as target": "source-language “en” and target-language “en”",
 }
 
 
@@ -337,3 +350,101 @@ def test_the_glossary_is_tab_separated_source_target_comment(ipg, tmp_path):
         .exclude(name_ja="")
         .count()
     )
+
+
+# The dashboard's downloads and upload
+
+
+def test_the_dashboard_offers_the_users_languages_files_only(ipg):
+    page = client_for(translator("ja")).get("/admin/translate/").content.decode()
+    assert 'href="/admin/translate/exchange/en/ja/xliff/"' in page
+    assert 'href="/admin/translate/exchange/zh-hans/ja/tmx/"' in page
+    assert 'href="/admin/translate/exchange/en/ja/glossary/"' in page
+    assert "/admin/translate/exchange/en/zh-hans/" not in page
+    assert 'action="/admin/translate/exchange/upload/"' in page and "csrfmiddlewaretoken" in page
+
+
+def test_downloads_are_the_commands_files_and_another_language_is_403(ipg, tmp_path):
+    client = client_for(translator("ja"))
+    response = client.get("/admin/translate/exchange/en/ja/xliff/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="ipg-en-ja.xlf"'
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja")
+    assert response.content == path.read_bytes()
+    tmx_response = client.get("/admin/translate/exchange/en/ja/tmx/")
+    assert tmx.tmxfile.parsestring(tmx_response.content).units
+    glossary = client.get("/admin/translate/exchange/en/ja/glossary/").content.decode()
+    assert "Hidden Card Error\t非公開カードに関する誤り\t" in glossary
+    assert client.get("/admin/translate/exchange/en/zh-hans/xliff/").status_code == 403
+    assert client.get("/admin/translate/exchange/en/fr/xliff/").status_code == 404
+    assert client.get("/admin/translate/exchange/en/ja/docx/").status_code == 404
+    anonymous = Client().get("/admin/translate/exchange/en/ja/xliff/")
+    assert anonymous.status_code == 302 and "/admin/login/" in anonymous["Location"]
+
+
+def upload(client, path):
+    with path.open("rb") as file:
+        return client.post("/admin/translate/exchange/upload/", {"file": file})
+
+
+def test_an_upload_reports_what_changed_and_finds_it_in_the_history(ipg, tmp_path):
+    person = translator("ja")
+    client = client_for(person)
+    path = tmp_path / "ipg-en-ja.xlf"
+    path.write_bytes(client.get("/admin/translate/exchange/en/ja/xliff/").content)
+    edit_as_a_cat_tool(path, {"2.3#example-c": "私の新しい訳。"})
+    response = upload(client, path)
+    page = response.content.decode()
+    assert response.status_code == 200 and "1 text changed" in page and "2.3#example-c" in page
+    assert paragraph("2.3", "example-c").text_ja == "私の新しい訳。"
+    history = client.get("/admin/translate/2.3/history/example-c/").content.decode()
+    assert "私の新しい訳。" in history
+
+
+def test_an_upload_in_another_language_or_against_a_stale_revision_is_refused(ipg, tmp_path):
+    person = translator("ja")
+    client = client_for(person)
+    chinese = export(tmp_path, "exportxliff", "--source", "en", "--target", "zh-hans")
+    edit_as_a_cat_tool(chinese, {"2.3#example-c": "测试。"})
+    before = snapshot()
+    response = upload(client, chinese)
+    assert response.status_code == 403 and "Nothing was imported" in response.content.decode()
+    assert "translators-zh-hans" in response.content.decode()
+    stale = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja")
+    writing.write_text(
+        paragraph("2.3", "example-c"),
+        "ja",
+        "サイトでの訳。",
+        by=translator("ja", "other-ja"),
+        base_revision=writing.LATEST,
+    )
+    before = snapshot()
+    edit_as_a_cat_tool(stale, {"2.3#example-c": "私の訳。", "2.3#example-a": "別の訳。"})
+    response = upload(client, stale)
+    page = response.content.decode()
+    assert response.status_code == 409 and "1 unit was refused" in page and "2.3#example-c" in page
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"not xml at all", "not well-formed XML"),
+        (b"<tmx version='1.4'><body/></tmx>", "not XLIFF 1.2"),
+        (b" " * 5_000_001, "larger than 5000000 bytes"),
+    ],
+)
+def test_a_bad_upload_gets_a_clear_message_not_a_500(ipg, tmp_path, content, message):
+    path = tmp_path / "bad.xlf"
+    path.write_bytes(content)
+    response = upload(client_for(translator("ja")), path)
+    assert response.status_code == 400 and message in response.content.decode()
+
+
+def test_an_upload_needs_a_file_and_the_csrf_token(ipg):
+    person = translator("ja")
+    response = client_for(person).post("/admin/translate/exchange/upload/", {})
+    assert response.status_code == 400 and "Choose an XLIFF file" in response.content.decode()
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(person, backend="django.contrib.auth.backends.ModelBackend")
+    assert strict.post("/admin/translate/exchange/upload/", {}).status_code == 403

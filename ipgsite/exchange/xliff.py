@@ -146,7 +146,10 @@ def parse_xliff(data):
         where = file.get("original") or "?"
         if source_language is None or target_language is None or source_language == target_language:
             problems.append(
-                _("file %(file)s: source-language %(source)r and target-language %(target)r are not two of %(codes)s.")
+                _(
+                    "file %(file)s: source-language “%(source)s” and target-language “%(target)s” "
+                    "are not two of %(codes)s."
+                )
                 % {
                     "file": where,
                     "source": file.get("source-language"),
@@ -223,8 +226,10 @@ def check_units(docs, by):
         except ValidationError as exc:
             problems.append(f"{doc.id}: {'; '.join(exc.messages)}")
             continue
-        if not text or text == stored:
-            report.unchanged += 1  # an empty target never deletes a translation
+        if not text or text == stored or text == writing.clean_text(doc.source):
+            # An empty target never deletes a translation, and one that is its source is untranslated: tools fill
+            # untranslated targets with the source when they write the translated file.
+            report.unchanged += 1
             continue
         if writing.clean_text(doc.source) != writing.text_in(obj, doc.source_language):
             report.refused.append(
