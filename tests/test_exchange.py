@@ -11,8 +11,10 @@ from lxml import etree
 from translate.storage import tmx, xliff
 
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Term
 from ipgsite.translations import writing
 from ipgsite.translations.models import Change, State, Status
+from ipgsite.translations.status import mark_reviewed
 from people import client_for, paragraph, translator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / ".venv" / "share" / "xliff"  # `make install` unpacks it there
@@ -90,16 +92,16 @@ def target_state(unit):
 
 
 def test_state_follows_the_status_and_an_outdated_target_is_never_current(ipg, tmp_path):
-    editor_writes = writing.CONTENT_FILES
     example_a = paragraph("2.3", "example-a")
     writing.write_text(
-        example_a, "en", example_a.text_en + " Then they shuffle.", by=editor_writes, base_revision=writing.LATEST
+        example_a,
+        "en",
+        example_a.text_en + " Then they shuffle.",
+        by=writing.CONTENT_FILES,
+        base_revision=writing.LATEST,
     )
     example_b = paragraph("2.3", "example-b")
-    reviewer = translator("ja", "reviewer-ja")
-    from ipgsite.translations.status import mark_reviewed
-
-    mark_reviewed(example_b, "ja", reviewer)
+    mark_reviewed(example_b, "ja", translator("ja", "reviewer-ja"))
     path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
     _store, units = units_by_id(path)
     assert Status.objects.get(paragraph=example_a, language="ja").state == State.OUTDATED
@@ -286,7 +288,7 @@ def test_a_bad_file_is_a_clear_error_and_changes_nothing(ipg, tmp_path, problem)
     assert snapshot() == before
 
 
-def test_a_file_too_large_and_a_missing_file_are_clear_errors(ipg, tmp_path, settings):
+def test_a_file_too_large_and_a_missing_file_are_clear_errors(ipg, tmp_path):
     person = translator("ja")
     big = tmp_path / "big.xlf"
     big.write_bytes(b" " * 5_000_001)
@@ -340,8 +342,6 @@ def test_the_glossary_is_tab_separated_source_target_comment(ipg, tmp_path):
     rows = [line.split("\t") for line in lines]
     assert all(len(row) == 3 for row in rows)
     assert ["Hidden Card Error", "非公開カードに関する誤り", "infraction: hidden-card-error"] in rows
-    from ipgsite.terms.models import Term
-
     assert (
         len(rows)
         == Term.objects.exclude(name_en__isnull=True)
