@@ -22,7 +22,7 @@ STATE = xliff.xliffunit.statemap
 
 
 def export(tmp_path, command, *args):
-    path = tmp_path / f"{command}.out"
+    path = tmp_path / ("-".join([command, *args]).replace("/", "_") + ".out")
     call_command(command, *args, "-o", str(path), stdout=StringIO(), stderr=StringIO())
     return path
 
@@ -48,6 +48,8 @@ def edit_as_a_cat_tool(path, changes):
 
 
 def xliff_schema():
+    assert (SCHEMA_DIR / "xliff-core-1.2-strict.xsd").exists(), "the XLIFF 1.2 schema is missing: run make install"
+
     class Local(etree.Resolver):
         def resolve(self, url, pubid, context):
             if url.endswith("/xml.xsd"):
@@ -61,8 +63,10 @@ def xliff_schema():
 
 def test_the_xliff_is_valid_xliff_1_2_and_translate_toolkit_reads_every_unit(ipg, tmp_path):
     path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja")
+    notes = export(tmp_path, "exportxliff", "--source", "ja", "--target", "zh-hans")  # notes' units too
     schema = xliff_schema()
-    assert schema.validate(etree.parse(str(path))), schema.error_log
+    for exported in (path, notes):
+        assert schema.validate(etree.parse(str(exported))), schema.error_log
     store, units = units_by_id(path)
     assert (store.getsourcelanguage(), store.gettargetlanguage()) == ("en", "ja")
     example_c = units["2.3#example-c"]
@@ -240,6 +244,22 @@ def test_a_target_the_tool_filled_with_its_source_is_not_imported(ipg, tmp_path)
     note.refresh_from_db()
     assert not note.body_en
     assert Status.of_notes.get(note=note, language="en").state == State.MISSING
+
+
+def test_a_target_segmented_as_trados_and_memoq_write_it_is_read_as_its_text(ipg, tmp_path):
+    """Trados and memoQ split a target into <mrk mtype="seg"> sentences; the import reads the text inside."""
+    person = translator("ja")
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    ns = "urn:oasis:names:tc:xliff:document:1.2"
+    tree = etree.parse(str(path))
+    unit = tree.find(f".//{{{ns}}}trans-unit[@id='2.3#example-c']")
+    target = unit.find(f"{{{ns}}}target")
+    target.text, target.attrib["state"] = None, "translated"
+    for number, sentence in enumerate(["最初の文。", "次の文。"], start=1):
+        etree.SubElement(target, f"{{{ns}}}mrk", mtype="seg", mid=str(number)).text = sentence
+    tree.write(str(path), encoding="utf-8", xml_declaration=True)
+    assert "1 changed" in import_file(path, person.username)
+    assert paragraph("2.3", "example-c").text_ja == "最初の文。次の文。"
 
 
 BAD = {
