@@ -37,9 +37,14 @@ class Command(BaseCommand):
         except XLIFFError as exc:
             problems = "\n".join(f"  {problem}" for problem in exc.problems)
             raise CommandError(f"Nothing was imported. {file}:\n{problems}") from None
-        except (PermissionDenied, ValidationError, Conflict) as exc:
+        except (PermissionDenied, ValidationError) as exc:
             message = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
             raise CommandError(f"Nothing was imported. {file}: {message}") from None
+        except Conflict as conflict:
+            raise CommandError(
+                f"Nothing was imported: someone saved {conflict.obj} [{conflict.code}] while {file} was being "
+                "imported; import it again."
+            ) from None
         for id, why in report.refused:
             self.stdout.write(f"refused {id}: {why}")
         if report.refused:
