@@ -17,7 +17,19 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@
 
-install: $(VENV)/.installed messages node_modules/.installed
+## The XLIFF 1.2 schema the exchange tests validate against: Debian's php-symfony-translation ships it (with the
+## xml.xsd it imports); only the .deb is downloaded and unpacked into the virtualenv, nothing is installed.
+XLIFF_SCHEMA := $(VENV)/share/xliff/xliff-core-1.2-strict.xsd
+$(XLIFF_SCHEMA): | $(VENV)/.installed
+	rm -rf $(VENV)/share/xliff-deb && mkdir -p $(VENV)/share/xliff-deb $(dir $@)
+	cd $(VENV)/share/xliff-deb && (apt-get download -qq php-symfony-translation 2>/dev/null || \
+		(apt-get update -qq && apt-get download -qq php-symfony-translation))
+	dpkg-deb -x $(VENV)/share/xliff-deb/php-symfony-translation_*.deb $(VENV)/share/xliff-deb/root
+	cp $(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xliff-core-1.2-strict.xsd \
+		$(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xml.xsd $(dir $@)
+	rm -rf $(VENV)/share/xliff-deb
+
+install: $(VENV)/.installed messages node_modules/.installed $(XLIFF_SCHEMA)
 
 ## axe-core, which the accessibility tests inject into pages (package.json; npm from Debian when missing).
 node_modules/.installed: package.json

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "ipgsite.study",
     "ipgsite.terms",
     "ipgsite.finder",
+    "ipgsite.exchange",
 ]
 
 MIDDLEWARE = [
