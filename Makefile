@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench
+.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -91,6 +91,11 @@ bench-memory: install
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/release_bench.py
+
+## Proposing a whole document (30 sections at 50x the seeds' text): seconds and peak memory, against reading and
+## splitting it, as ratios.
+bench-import: install
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/import_bench.py
 
 ## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
 ## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "ipgsite.caching",
     "ipgsite.offline",
     "ipgsite.translations",
+    "ipgsite.importing",
     "ipgsite.api",
     "ipgsite.crosslinks",
     "ipgsite.search",
