@@ -20,9 +20,10 @@ def test_a_section_page_links_every_finder_step_that_ends_there(client, ipg):
     assert finder_links(client, "/en/ipg/2.3/") == [
         "/en/finder/pre-game/more-than-one/",
         "/en/finder/in-game/no-trigger/no/no/no/yes/",
+        "/en/finder/in-game/shown/no/no/no/yes/",
     ]
-    assert finder_links(client, "/ja/ipg/2.1/") == ["/ja/finder/in-game/not-shown/"]
-    assert len(finder_links(client, "/zh-hans/ipg/2.5/")) == 4
+    assert finder_links(client, "/ja/ipg/2.1/") == ["/ja/finder/in-game/not-shown/", "/ja/finder/in-game/lore-counter/"]
+    assert len(finder_links(client, "/zh-hans/ipg/2.5/")) == 6
     for url in finder_links(client, "/en/ipg/2.5/"):
         assert client.get(url).context["step"].node.section.number == "2.5"
 
@@ -49,7 +50,7 @@ def search_steps(client, url):
     [
         ("/en/search/?q=drew+an+extra+card", "/en/finder/in-game/no-trigger/no/no/no/"),
         ("/zh-hans/search/?q=多抓了一张牌", "/zh-hans/finder/in-game/no-trigger/no/no/no/"),
-        ("/ja/search/?q=対戦相手が承諾", "/ja/finder/in-game/no-trigger/no/no/"),
+        ("/ja/search/?q=対戦相手がその場で認めていた", "/ja/finder/in-game/no-trigger/no/no/"),
         ("/en/search/?q=scried+after+a+mulligan", "/en/finder/pre-game/"),
     ],
 )
@@ -90,12 +91,17 @@ def test_a_question_without_wording_in_the_page_language_is_shown_in_english_and
     shutil.copytree(settings.CONTENT_DIR, content)
     path = content / "finder.toml"
     path.write_text(
-        path.read_text().replace('ja = "その誤りは誘発型能力に関するものですか?"\n', 'missing = ["ja"]\n', 1)
+        path.read_text().replace(
+            'ja = "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"\n', 'missing = ["ja"]\n', 1
+        )
     )
     call_command("loadcontent", str(content), stdout=StringIO())
     page = parse(client.get("/ja/finder/in-game/").content)
     h1 = page.find("h1")
-    assert h1.attrs["lang"] == "en" and h1.text() == "Is the error about a triggered ability?"
+    assert (
+        h1.attrs["lang"] == "en"
+        and h1.text() == "Does the error involve a triggered ability, or a Saga's lore counter?"
+    )
     assert page.find("p", class_="missing-label") is not None
     # its answers still have Japanese wording
     assert {a.attrs["lang"] for a in page.find_all("a", class_="finder-answer")} == {"ja"}
