@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from ipgsite.finder.graph import Graph
+from ipgsite.ipg import languages
 from pages import parse
 
 
@@ -105,3 +106,38 @@ def test_a_question_without_wording_in_the_page_language_is_shown_in_english_and
     assert page.find("p", class_="missing-label") is not None
     # its answers still have Japanese wording
     assert {a.attrs["lang"] for a in page.find_all("a", class_="finder-answer")} == {"ja"}
+
+
+HEADER_LINKS = {
+    "en": ("Finder", "Glossary"),
+    "zh-hans": ("违规查找", "术语表"),
+    "ja": ("ファインダー", "用語集"),
+}
+
+
+@pytest.mark.parametrize("code", languages.CODES)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "ipg/2.3/",
+        "ipg/3.1/",
+        "penalties/",
+        "glossary/",
+        "search/?q=draw",
+        "finder/in-game/",
+        "quiz/",
+        "changes/",
+        "list/",
+        "ipg/2.3/example-c/",
+        "no-such-page/",
+    ],
+)
+def test_every_page_header_links_the_finder_and_the_glossary_in_its_language(client, ipg, code, path):
+    response = client.get(f"/{code}/{path}")
+    assert response.status_code in (200, 404), path
+    header = parse(response.content).find("header", class_="site-header")
+    finder, glossary = header.find("a", class_="finder-link"), header.find("a", class_="glossary-link")
+    assert finder is not None and glossary is not None, path
+    assert (finder.attrs["href"], glossary.attrs["href"]) == (f"/{code}/finder/", f"/{code}/glossary/")
+    assert (finder.text(), glossary.text()) == HEADER_LINKS[code]
