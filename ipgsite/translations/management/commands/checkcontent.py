@@ -16,7 +16,8 @@ class Command(BaseCommand):
     help = (
         "Check the content files: per section, which paragraphs lack which language; unknown keys and "
         "fields; notes that point nowhere; terms with unknown keys, shared names or defining paragraphs that don't "
-        "exist; the finder's graph (cycles, dead ends, unreachable nodes, unknown citations, duplicate nodes). "
+        "exist; the finder's graph (cycles, dead ends, unreachable nodes, unknown citations, duplicate nodes) and its "
+        "worked examples (an example paragraph with no recorded path, or a path that does not end at its section). "
         "Exits non-zero on structural errors."
     )
 
@@ -80,8 +81,8 @@ class Command(BaseCommand):
             missing = {code: sum(1 for q in graph.questions if code in q.missing) for code in languages.CODES}
             gaps = ", ".join(f"{count} missing in {code}" for code, count in missing.items() if count)
             self.stdout.write(
-                f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes"
-                + (f"; {gaps}" if gaps else "")
+                f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes, "
+                f"{len(graph.examples)} worked examples" + (f"; {gaps}" if gaps else "")
             )
         for error in errors:
             self.stderr.write(f"error: {error}")
