@@ -117,8 +117,8 @@ def test_the_admin_lets_a_translator_edit_their_name_and_refuses_another_languag
 
 def test_the_admin_shows_a_terms_history_and_statuses(ipg):
     client = client_for(editor())
-    page = client.get(f"/admin/terms/term/{term('mulligan').pk}/change/").content.decode()
-    assert "content files" in page and "再调度" in page
+    page = client.get(f"/admin/terms/term/{term('library').pk}/change/").content.decode()
+    assert "content files" in page and "牌库" in page
     assert "ja: translated" in page
 
 
