@@ -28,7 +28,7 @@ def test_every_term_is_loaded_with_its_names_kind_and_defining_paragraph(ipg):
         "game-term",
         "mulligan",
         "再调度",
-        None,  # the Japanese texts have マリガン only inside マリガン手順の誤り, the infraction's name
+        "マリガン",
     )
     assert mulligan.variants_in("en") == ["mulligans"]
     hce = Term.objects.get(key="hidden-card-error")
@@ -175,13 +175,11 @@ def test_the_file_says_which_names_are_outdated_or_reviewed_and_export_writes_it
     from ipgsite.translations.models import State
 
     def state(code):
-        return Status.objects.get(term__key="library", language=code).state
+        return Status.objects.get(term__key="mulligan", language=code).state
 
     path = content / "terms.toml"
     path.write_text(
-        path.read_text().replace(
-            'ja = "ライブラリー"\n', 'ja = "ライブラリー"\noutdated = ["zh-hans"]\nreviewed = ["ja"]\n', 1
-        )
+        path.read_text().replace('ja = "マリガン"\n', 'ja = "マリガン"\noutdated = ["zh-hans"]\nreviewed = ["ja"]\n', 1)
     )
     call_command("loadcontent", str(content), stdout=StringIO())
     assert (state("zh-hans"), state("ja"), state("en")) == (State.OUTDATED, State.REVIEWED, State.TRANSLATED)
@@ -196,13 +194,13 @@ def test_the_file_says_which_names_are_outdated_or_reviewed_and_export_writes_it
 def test_outdated_and_reviewed_name_only_translated_names(ipg, content):
     path = content / "terms.toml"
     for line, message in [
-        ('ja = "ライブラリー"\noutdated = ["en"]\n', "outdated names 'en', which is not a translated name it has"),
-        ('ja = "ライブラリー"\nreviewed = ["ja", "ja"]\n', "reviewed must be a list of languages, each once"),
-        ('ja = "ライブラリー"\noutdated = ["ja"]\nreviewed = ["ja"]\n', "either outdated or reviewed"),
+        ('ja = "マリガン"\noutdated = ["en"]\n', "outdated names 'en', which is not a translated name it has"),
+        ('ja = "マリガン"\nreviewed = ["ja", "ja"]\n', "reviewed must be a list of languages, each once"),
+        ('ja = "マリガン"\noutdated = ["ja"]\nreviewed = ["ja"]\n', "either outdated or reviewed"),
     ]:
         broken = content.parent / "broken"
         shutil.rmtree(broken, ignore_errors=True)
         shutil.copytree(content, broken)
-        (broken / "terms.toml").write_text(path.read_text().replace('ja = "ライブラリー"\n', line, 1))
+        (broken / "terms.toml").write_text(path.read_text().replace('ja = "マリガン"\n', line, 1))
         with pytest.raises(CommandError, match=message):
             call_command("loadcontent", str(broken), stdout=StringIO())

@@ -15,7 +15,7 @@ def test_vocabulary_holds_every_term_with_its_names_variants_and_definition(ipg)
     assert terms["mulligan"] == TermForms(
         key="mulligan",
         kind="game-term",
-        names={"en": "mulligan", "zh-hans": "再调度"},
+        names={"en": "mulligan", "zh-hans": "再调度", "ja": "マリガン"},
         variants={"en": ("mulligans", "mulliganed", "mulliganing")},
         defined_at=None,
     )

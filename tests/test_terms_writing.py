@@ -117,8 +117,8 @@ def test_the_admin_lets_a_translator_edit_their_name_and_refuses_another_languag
 
 def test_the_admin_shows_a_terms_history_and_statuses(ipg):
     client = client_for(editor())
-    page = client.get(f"/admin/terms/term/{term('library').pk}/change/").content.decode()
-    assert "content files" in page and "牌库" in page
+    page = client.get(f"/admin/terms/term/{term('mulligan').pk}/change/").content.decode()
+    assert "content files" in page and "再调度" in page
     assert "ja: translated" in page
 
 
@@ -127,7 +127,15 @@ def test_an_editor_adds_a_term_in_the_admin(ipg):
     page = client.get("/admin/terms/term/add/")
     data = admin_form_data(page)
     data.update(
-        {"key": "test-term", "kind": "card", "order": "99", "name_en": "Zzyzx Test Card", "found": json.dumps({})}
+        {
+            "key": "test-term",
+            "kind": "card",
+            "order": "99",
+            "name_en": "Zzyzx Test Card",
+            "found": json.dumps({}),
+            "attested_by_variants": json.dumps([]),
+            "not_in": json.dumps({}),
+        }
     )
     response = client.post("/admin/terms/term/add/", data)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -1,9 +1,10 @@
 """Whether each place content/terms.toml cites in `found` holds its form: a line of a seed (settings.SEEDS_DIR, the
 source texts kept in the repository), or a paragraph's text in the form's language.
 
-A place holds a form where the termbase finds that very form there, as it finds terms on reading pages: not another
-inflection of it ("scries" is no place for "scry"), not inside a longer term's form, and not inside one of the
-term's `not_in` phrases ("非公開領域" is no place for "公開領域").
+A place holds a form where the term's own forms find that very form there: not another inflection of it ("scries"
+is no place for "scry"), not inside a longer word, and not inside one of the term's `not_in` phrases ("非公開領域" is
+no place for "公開領域"). Another term's longer name may hold it: マリガン手順の誤り attests マリガン, as "Mulligan
+Procedure Error" attests "mulligan", though a page marks only the infraction there.
 """
 
 import re
@@ -24,7 +25,8 @@ def read_seeds(directory):
     return seeds
 
 
-def _matcher(docs):
+def _matcher(doc):
+    """The term's own forms, and its `not_in` phrases, as the site finds them."""
     return Matcher(
         [
             TermForms(
@@ -37,7 +39,6 @@ def _matcher(docs):
                 defined_at=doc.defined_at or None,
                 not_in=doc.not_in,
             )
-            for doc in docs
         ]
     )
 
@@ -52,10 +53,10 @@ def _holds(matcher, text, key, form):
 
 def misplaced(docs, section_docs, seeds):
     """Problems, one line each: a cited seed or line that does not exist, a place that does not hold its form."""
-    matcher = _matcher(docs)
     paragraphs = {(s.number, p.key): p for s in section_docs for p in s.paragraphs}
     problems = []
     for doc in docs:
+        matcher = _matcher(doc)
         codes = {}
         for code, form in doc.forms():
             codes.setdefault(form, []).append(code)
