@@ -74,6 +74,8 @@ def test_a_name_inside_a_phrase_it_is_not_in_is_no_place_for_it(db, content):
     errors = check(content, lambda t: t.replace('"公開領域" = ["001:26"]', '"公開領域" = ["001:22", "001:26"]'))
     assert "found.'公開領域' cites 001:22, which does not hold '公開領域' itself" in errors
     assert "001:26" not in errors
+    # the near miss: the same line's マリガン手順の誤り, the infraction's name, does attest マリガン, the mulligan
+    assert "マリガン" not in errors and '"マリガン" = ["001:22"]' in (content / "terms.toml").read_text()
 
 
 def test_a_paragraph_place_must_hold_the_name_too(db, content):
