@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, _File, _load_toml, _toml_string
-from ipgsite.ipg.models import KEY_PATTERN
+from ipgsite.ipg.models import KEY_PATTERN, Paragraph
 
 FILENAME = "finder.toml"
 HEADER = (
@@ -353,5 +353,11 @@ def documents_from_database():
         OutcomeDoc(key=o.key, section=o.section.number, cites=o.cites)
         for o in Outcome.objects.order_by("order", "key").select_related("section")
     ]
-    examples = [ExampleDoc(paragraph=e.paragraph, answers=e.answers) for e in Example.objects.order_by("order")]
+    # A recorded example whose paragraph was deleted goes with it, so the export loads again.
+    existing = {f"{n}#{k}" for n, k in Paragraph.objects.values_list("section__number", "key")}
+    examples = [
+        ExampleDoc(paragraph=e.paragraph, answers=e.answers)
+        for e in Example.objects.order_by("order")
+        if e.paragraph in existing
+    ]
     return Graph(questions=questions, outcomes=outcomes, examples=examples)
