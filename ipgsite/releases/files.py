@@ -154,7 +154,9 @@ def _language_table(f, value, what, at):
     return f.texts(table, what, at)
 
 
-def _section(f, table, index, lines):
+def _section(f, table, index, lines, counts):
+    """One [[sections]] table. `counts` are the [[sections.paragraphs]] and [[sections.notes]] tables before it, in
+    the file: where its own are written (`_Lines` numbers them across the whole file)."""
     at = ("sections", index)
     f.fields(table, SECTION_FIELDS, "a section", at)
     number = f.string(table.get("number"), "a section's number", (*at, "number"))
@@ -170,7 +172,7 @@ def _section(f, table, index, lines):
 
     paragraphs = {}
     for p, entry in enumerate(f.tables(table.get("paragraphs", []), "sections.paragraphs", "paragraph", (*at, "paragraphs"))):
-        pat = (*at, "paragraphs", p)
+        pat = ("sections", "paragraphs", counts["paragraphs"] + p)
         f.fields(entry, PARAGRAPH_FIELDS, f"a paragraph of section {number}", pat)
         key = f.string(entry.get("key"), f"a paragraph's key in section {number}", (*pat, "key"))
         if not re.fullmatch(KEY_PATTERN, key):
@@ -190,7 +192,7 @@ def _section(f, table, index, lines):
         lines[number, key, None] = f.lines.of(*pat)
 
     for n, entry in enumerate(f.tables(table.get("notes", []), "sections.notes", "note", (*at, "notes"))):
-        nat = (*at, "notes", n)
+        nat = ("sections", "notes", counts["notes"] + n)
         f.fields(entry, NOTE_FIELDS, f"a note of section {number}", nat)
         key = f.string(entry.get("paragraph"), f"a note's paragraph in section {number}", (*nat, "paragraph"))
         if key not in paragraphs:
@@ -204,6 +206,8 @@ def _section(f, table, index, lines):
             raise f.error(f"{what}: no text in its own language {language!r}", nat)
         paragraphs[key]["notes"].append({"language": language, "source": source, "bodies": bodies})
         lines[number, key, place] = f.lines.of(*nat)
+    counts["paragraphs"] += len(table.get("paragraphs", []))
+    counts["notes"] += len(table.get("notes", []))
     return number, (order, {"title": title, "penalty": penalty, "paragraphs": list(paragraphs.values())})
 
 
@@ -228,9 +232,9 @@ def parse_release(path):
         for code, url in release["announcement"].items():
             if not re.match(r"https?://[^\s]+$", url):
                 raise f.error(f"[announcement] {code} must be an http(s) address, not {url!r}", ("announcement", code))
-    state, lines, orders = {}, {}, {}
+    state, lines, orders, counts = {}, {}, {}, {"paragraphs": 0, "notes": 0}
     for index, table in enumerate(f.tables(data.get("sections", []), "sections", "section", ("sections",))):
-        number, (order, content) = _section(f, table, index, lines)
+        number, (order, content) = _section(f, table, index, lines, counts)
         if number in state:
             raise f.error(f"section {number} is listed twice", ("sections", index, "number"))
         if order in orders:
