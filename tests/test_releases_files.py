@@ -13,9 +13,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from edits import change, delete, write, write_note
-from ipgsite.ipg.contentfiles import ContentError
+from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.ipg.models import Note, Paragraph, Section
-from ipgsite.ipg.contentfiles import read_content
 from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import PublishError, frozen_from_doc, publish, section_as_of, state_of
@@ -198,7 +197,11 @@ PARAGRAPH_TABLE = '\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "defi
         ("2023-05-01.toml", HEAD + '[title]\nfr = "Titre"\n', "unknown field 'fr' in [title]"),
         ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\n', "section 9.9: order is missing"),
         ("2023-05-01.toml", HEAD + SECTION_TABLE.replace("warning", "caution"), "unknown penalty 'caution'"),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE.replace('{ en = "T" }', '{ ja = "T" }'), "the title needs an en title"),
+        (
+            "2023-05-01.toml",
+            HEAD + SECTION_TABLE.replace('{ en = "T" }', '{ ja = "T" }'),
+            "the title needs an en title",
+        ),
         ("2023-05-01.toml", HEAD + SECTION_TABLE + "absent = true\n", "unknown field 'absent' in a section"),
         ("2023-05-01.toml", HEAD + SECTION_TABLE + SECTION_TABLE, "2023-05-01.toml:8: section 2.3 is listed twice"),
         (
@@ -206,19 +209,37 @@ PARAGRAPH_TABLE = '\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "defi
             HEAD + SECTION_TABLE + SECTION_TABLE.replace('"2.3"', '"2.4"'),
             "section 2.4: order 23 is already section 2.3's",
         ),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace("definition\"", "preface\""), "unknown part 'preface'"),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace('"x"', '""'), "the en text is empty"),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE + "missing = [\"ja\"]\n", "unknown field 'missing'"),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE + PARAGRAPH_TABLE, "2023-05-01.toml:14: section 2.3: paragraph 'definition-1' is listed twice"),
-        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace("definition-1", "Nope"), "paragraph key 'Nope'"),
         (
             "2023-05-01.toml",
-            HEAD + SECTION_TABLE + PARAGRAPH_TABLE + '\n[[sections.notes]]\nparagraph = "nowhere"\nlanguage = "ja"\nsource = "s"\nja = "x"\n',
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace('definition"', 'preface"'),
+            "unknown part 'preface'",
+        ),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace('"x"', '""'), "the en text is empty"),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE + 'missing = ["ja"]\n', "unknown field 'missing'"),
+        (
+            "2023-05-01.toml",
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE + PARAGRAPH_TABLE,
+            "2023-05-01.toml:14: section 2.3: paragraph 'definition-1' is listed twice",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace("definition-1", "Nope"),
+            "paragraph key 'Nope'",
+        ),
+        (
+            "2023-05-01.toml",
+            HEAD
+            + SECTION_TABLE
+            + PARAGRAPH_TABLE
+            + '\n[[sections.notes]]\nparagraph = "nowhere"\nlanguage = "ja"\nsource = "s"\nja = "x"\n',
             "a note on paragraph 'nowhere', which it does not have",
         ),
         (
             "2023-05-01.toml",
-            HEAD + SECTION_TABLE + PARAGRAPH_TABLE + '\n[[sections.notes]]\nparagraph = "definition-1"\nlanguage = "ja"\nsource = "s"\nen = "x"\n',
+            HEAD
+            + SECTION_TABLE
+            + PARAGRAPH_TABLE
+            + '\n[[sections.notes]]\nparagraph = "definition-1"\nlanguage = "ja"\nsource = "s"\nen = "x"\n',
             "note 1 on 'definition-1': no text in its own language 'ja'",
         ),
     ],

@@ -53,7 +53,9 @@ def section_text(client, url):
     return parse(response.content).find("article").text()
 
 
-def test_an_edited_file_leaves_the_release_as_it_was_and_is_what_the_next_release_changed(ipg, client, content, tmp_path):
+def test_an_edited_file_leaves_the_release_as_it_was_and_is_what_the_next_release_changed(
+    ipg, client, content, tmp_path
+):
     edit_file(content / "sections" / "2.3.toml", OLD_EN, NEW_EN)
     load(content)
 
@@ -102,7 +104,11 @@ def test_a_release_file_that_disagrees_with_what_the_database_froze_is_refused(i
 
 def test_a_release_file_that_agrees_loads_and_one_named_to_be_replaced_replaces_it(ipg, client, content):
     # The near miss: a title and an announcement may be added to a published release; its text may not.
-    edit_file(content / "releases" / "2024-09-23.toml", 'date = "2024-09-23"\n', 'date = "2024-09-23"\n\n[title]\nen = "TEST title"\n')
+    edit_file(
+        content / "releases" / "2024-09-23.toml",
+        'date = "2024-09-23"\n',
+        'date = "2024-09-23"\n\n[title]\nen = "TEST title"\n',
+    )
     load(content)
     assert Release.objects.get(date=FIRST).title_en == "TEST title"
 
@@ -122,7 +128,9 @@ def long_japanese(seed, sentences=200):
     """About 19,000 characters of made-up Japanese-like test text (kana and a few kanji), in sentences."""
     rng = random.Random(seed)
     kana = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん手札公開"
-    return "".join("テスト" + "".join(rng.choice(kana) for _ in range(rng.randint(80, 110))) + "。" for _ in range(sentences))
+    return "".join(
+        "テスト" + "".join(rng.choice(kana) for _ in range(rng.randint(80, 110))) + "。" for _ in range(sentences)
+    )
 
 
 def test_the_changes_page_of_two_long_texts_is_built_from_the_diff_stored_when_publishing(

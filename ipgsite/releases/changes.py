@@ -35,7 +35,9 @@ def _item(change):
     }
     current = change.current
     if change.note is None:
-        item.update(part=current["part"], part_change=change.attribute("part"), bullet_change=change.attribute("bullet"))
+        item.update(
+            part=current["part"], part_change=change.attribute("part"), bullet_change=change.attribute("bullet")
+        )
     else:
         item.update(source=current["source"], language=current["language"])
     return item

@@ -77,7 +77,9 @@ def dump_release(release, state):
         if release.get(header):
             lines += ["", f"[{header}]", *_texts_lines(release[header])]
     for number, (order, content) in sorted(state.items(), key=lambda item: (item[1][0], item[0])):
-        title = ", ".join(f"{code} = {_toml_string(content['title'][code])}" for code in LANGUAGES if code in content["title"])
+        title = ", ".join(
+            f"{code} = {_toml_string(content['title'][code])}" for code in LANGUAGES if code in content["title"]
+        )
         lines += [
             "",
             "[[sections]]",
@@ -171,7 +173,9 @@ def _section(f, table, index, lines, counts):
         raise f.error(f"section {number}: the title needs an {languages.OFFICIAL} title", (*at, "title"))
 
     paragraphs = {}
-    for p, entry in enumerate(f.tables(table.get("paragraphs", []), "sections.paragraphs", "paragraph", (*at, "paragraphs"))):
+    for p, entry in enumerate(
+        f.tables(table.get("paragraphs", []), "sections.paragraphs", "paragraph", (*at, "paragraphs"))
+    ):
         pat = ("sections", "paragraphs", counts["paragraphs"] + p)
         f.fields(entry, PARAGRAPH_FIELDS, f"a paragraph of section {number}", pat)
         key = f.string(entry.get("key"), f"a paragraph's key in section {number}", (*pat, "key"))
