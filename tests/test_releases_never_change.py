@@ -194,3 +194,22 @@ def test_a_new_release_renders_the_release_pages_again(ipg, client):
     assert client.get("/en/changes/2024-09-23/")["X-Cache"] == "hit"
     publish(SECOND)
     assert client.get("/en/changes/2024-09-23/")["X-Cache"] == "miss"
+
+
+def test_deleting_a_release_in_the_admin_records_the_next_ones_changes_since_the_release_before(ipg, client):
+    write("2.3", "example-b", "en", NEW_EN)
+    publish(SECOND)
+    write("2.3", "example-a", "en", "TEST an edited example A, made up for this test.")
+    publish(datetime.date.fromisoformat(THIRD))
+    keys = lambda: [
+        i.find("code").text()
+        for i in parse(client.get(f"/en/changes/{THIRD}/").content).find_all("div", class_="change")
+    ]  # noqa: E731
+    assert keys() == ["example-a"]
+
+    staff = client_for(editor())
+    second = Release.objects.get(date=SECOND)
+    response = staff.post(f"/admin/releases/release/{second.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    # Now the release of THIRD follows the first: both edits are what it changed, and its page is not the old copy.
+    assert keys() == ["example-a", "example-b"]
