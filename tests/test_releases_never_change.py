@@ -201,10 +201,11 @@ def test_deleting_a_release_in_the_admin_records_the_next_ones_changes_since_the
     publish(SECOND)
     write("2.3", "example-a", "en", "TEST an edited example A, made up for this test.")
     publish(datetime.date.fromisoformat(THIRD))
-    keys = lambda: [
-        i.find("code").text()
-        for i in parse(client.get(f"/en/changes/{THIRD}/").content).find_all("div", class_="change")
-    ]  # noqa: E731
+
+    def keys():
+        page = parse(client.get(f"/en/changes/{THIRD}/").content)
+        return [change.find("code").text() for change in page.find_all("div", class_="change")]
+
     assert keys() == ["example-a"]
 
     staff = client_for(editor())
