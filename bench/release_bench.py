@@ -133,14 +133,13 @@ def main():
             *medians.items(),
         ]:
             print(f"{name:<28} {value:>8.1f}ms {value / base:>14.1f}x")
-        long_texts = long_text_costs(client, timed, get, args.repeat, base, second)
         print(
             f"\n(second release: {changed.sections.count()} frozen sections, "
             f"{changed_section_count(changed.previous(), changed)} changed; release files "
             + ", ".join(f"{name} {size} B" for name, size in sorted(sizes.items()))
             + f"; load average now {os.getloadavg()[0]:.1f})"
         )
-        print(long_texts)
+        print(long_text_costs(client, timed, get, args.repeat, base, second))
     finally:
         directory.cleanup()
 

@@ -37,13 +37,14 @@ named to be replaced (`loadcontent --replace-release DATE`).
 """
 
 import re
+from functools import cached_property
 from pathlib import Path
 
 from django.db import transaction
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
-from ipgsite.ipg.contentfiles import ContentError, _File, _load_toml, _toml_string
+from ipgsite.ipg.contentfiles import ContentError, _File, _Lines, _load_toml, _toml_string
 from ipgsite.ipg.models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
 
 from .changes import record_changes
@@ -150,6 +151,29 @@ def export_releases(content_dir):
 # Reading
 
 
+class _ReleaseFile(_File):
+    """A release file being read. Where each key is written is worked out only when an error needs it: a release
+    file holds the whole IPG, and finding every key's line would take longer than reading it."""
+
+    def __init__(self, path, text):
+        self.path, self.source = path, text
+
+    @cached_property
+    def lines(self):
+        return _Lines(self.source)
+
+
+class _Places(dict):
+    """{(number, key, note place or None): where the paragraph or note is written}, its line looked up when asked."""
+
+    def __init__(self, file):
+        super().__init__()
+        self.file = file
+
+    def line(self, place):
+        return self.file.lines.of(*self[place]) if place in self else None
+
+
 def _language_table(f, value, what, at):
     table = f.table(value, what, "a table of languages", at)
     f.fields(table, set(LANGUAGES), what, at)
@@ -193,7 +217,7 @@ def _section(f, table, index, lines, counts):
             raise f.error(f"{what}: bullet must be true or false", (*pat, "bullet"))
         texts = f.texts(entry, what, pat)
         paragraphs[key] = {"key": key, "part": part, "bullet": bullet, "texts": texts, "notes": []}
-        lines[number, key, None] = f.lines.of(*pat)
+        lines[number, key, None] = pat
 
     for n, entry in enumerate(f.tables(table.get("notes", []), "sections.notes", "note", (*at, "notes"))):
         nat = ("sections", "notes", counts["notes"] + n)
@@ -209,18 +233,18 @@ def _section(f, table, index, lines, counts):
         if language not in bodies:
             raise f.error(f"{what}: no text in its own language {language!r}", nat)
         paragraphs[key]["notes"].append({"language": language, "source": source, "bodies": bodies})
-        lines[number, key, place] = f.lines.of(*nat)
+        lines[number, key, place] = nat
     counts["paragraphs"] += len(table.get("paragraphs", []))
     counts["notes"] += len(table.get("notes", []))
     return number, (order, {"title": title, "penalty": penalty, "paragraphs": list(paragraphs.values())})
 
 
 def parse_release(path):
-    """(metadata, state, lines) of a release file: its date, title and announcement; {number: (order, content)}
-    as the release froze it; and the line of each paragraph and note, {(number, key, place or None): line}."""
+    """(metadata, state, places) of a release file: its date, title and announcement; {number: (order, content)}
+    as the release froze it; and where each paragraph and note is written (`_Places`)."""
     path = Path(path)
     text, data = _load_toml(path)
-    f = _File(path, text)
+    f = _ReleaseFile(path, text)
     f.fields(data, RELEASE_FIELDS, "the release")
     raw = data.get("date")
     date = parse_date(raw)
@@ -236,7 +260,7 @@ def parse_release(path):
         for code, url in release["announcement"].items():
             if not re.match(r"https?://[^\s]+$", url):
                 raise f.error(f"[announcement] {code} must be an http(s) address, not {url!r}", ("announcement", code))
-    state, lines, orders, counts = {}, {}, {}, {"paragraphs": 0, "notes": 0}
+    state, lines, orders, counts = {}, _Places(f), {}, {"paragraphs": 0, "notes": 0}
     for index, table in enumerate(f.tables(data.get("sections", []), "sections", "section", ("sections",))):
         number, (order, content) = _section(f, table, index, lines, counts)
         if number in state:
@@ -316,7 +340,7 @@ def check_agrees(path, release, state, lines):
         path,
         f"release {date} disagrees with what the database froze for it, first at {where}: {what}. A published "
         f"release never changes; to replace it with this file, run loadcontent --replace-release {date}",
-        lines.get((number, key, place)),
+        lines.line((number, key, place)),
     )
 
 
