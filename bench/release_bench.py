@@ -8,6 +8,13 @@ with English text and the Japanese of one note in every fifth, publishes a secon
 median time to publish, to write content/releases/ (export_releases), to render the second release's
 changes page, and to render a section page and the three-language compare page (page cache cleared
 before every request, so each is rendered), with the ratios to the section page.
+
+Then the two long texts: a made-up Japanese paragraph of about 19,000 characters, published, edited in a
+few places and published again. It prints what publishing that release costs (its diffs are computed
+then), what loading every release file into a database that holds none costs (every release's diffs
+computed again), and the long text's changes page, which reads the stored diffs, against the section
+page; and, once, the former diff of the whole text token by token, which the changes page ran on
+every request.
 """
 
 import argparse
@@ -132,8 +139,68 @@ def main():
             + ", ".join(f"{name} {size} B" for name, size in sorted(sizes.items()))
             + f"; load average now {os.getloadavg()[0]:.1f})"
         )
+        print(long_text_costs(client, timed, get, args.repeat, base, second))
     finally:
         directory.cleanup()
+
+
+def long_japanese(seed, sentences=200):
+    """About 19,000 characters of made-up Japanese-like text (kana and a few kanji), in sentences."""
+    import random
+
+    rng = random.Random(seed)
+    kana = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん手札公開"
+    sentence = lambda: "テスト" + "".join(rng.choice(kana) for _ in range(rng.randint(80, 110))) + "。"  # noqa: E731
+    return "".join(sentence() for _ in range(sentences))
+
+
+def long_text_costs(client, timed, get, repeat, base, after):
+    """Publish two versions of a 19,000-character paragraph, load every release file again, render the changes."""
+    import difflib
+
+    from ipgsite.caching.versions import content_changed
+    from ipgsite.ipg.models import Paragraph
+    from ipgsite.releases.diffing import tokens
+    from ipgsite.releases.files import export_releases, load_releases
+    from ipgsite.releases.models import Release
+    from ipgsite.releases.snapshots import publish
+
+    old = long_japanese(1)
+    new = old[:4000] + "変更" + old[4002:9000] + "追加した文。" + old[9000:15000] + old[15100:]
+    paragraph = Paragraph.objects.filter(section__number="2.3", key="example-b")
+    paragraph.update(text_ja=old)
+    content_changed()
+    dates = [after + datetime.timedelta(days=30), after + datetime.timedelta(days=60)]
+    publish(dates[0])
+    paragraph.update(text_ja=new)
+    content_changed()
+    started = time.perf_counter()
+    publish(dates[1])
+    published = (time.perf_counter() - started) * 1000
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="ipg-release-bench-files-") as files:
+        export_releases(files)
+        Release.objects.all().delete()
+        started = time.perf_counter()
+        load_releases(files)
+        loaded = (time.perf_counter() - started) * 1000
+
+    page = timed(get(f"/ja/changes/{dates[1].isoformat()}/"), repeat)
+    a, b = tokens(old), tokens(new)
+    started = time.perf_counter()
+    difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    former = (time.perf_counter() - started) * 1000
+    rows = [
+        (f"publish the long text's release ({len(old)} and {len(new)} characters)", published),
+        (f"load every release file ({Release.objects.count()} releases, their diffs)", loaded),
+        ("the long text's changes page (ja)", page),
+        ("former whole-text diff, once (per request)", former),
+    ]
+    return "\n# the two long texts\n" + "\n".join(
+        f"{name:<66} {value:>9.1f}ms {value / base:>8.1f}x" for name, value in rows
+    )
 
 
 if __name__ == "__main__":

@@ -193,11 +193,11 @@ CONTENT_SECURITY_POLICY = {
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
-    "ipg:section": ["langs"],
+    "ipg:section": ["langs", "release"],
     "study:paragraph": ["langs"],
     "terms:glossary": ["kind"],
     "api:outline": [],
-    "api:section": [],
+    "api:section": ["release"],
     # The empty form only: one page per query would let anyone push the real pages out of the cache.
     "search:search": [],
     "django.contrib.sitemaps.views.sitemap": [],
@@ -206,7 +206,12 @@ PAGE_CACHE_VIEWS = {
     "offline:pages": ["lang", "langs"],
     "finder:start": ["langs"],
     "finder:step": ["langs"],
+    "releases:changes": [],
+    "releases:release": ["langs"],
 }
+# The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
+# edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
+PAGE_CACHE_RELEASE_PAGES = {"releases:release": None, "ipg:section": "release", "api:section": "release"}
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself

@@ -6,7 +6,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ipgsite.releases.diffing import diff_html, tokens
+from ipgsite.releases.diffing import BLOCK_LIMIT, diff_html, tokens
 
 
 def side(diff, keep):
@@ -71,3 +71,30 @@ def test_a_diff_holds_both_texts_exactly(old, new):
     assert "".join(tokens(old)) == old
     assert side(diff, "del") == old
     assert side(diff, "ins") == new
+
+
+# The cost is bounded: sentences are paired first, and a changed sentence too long to compare is replaced whole.
+
+LONG = 500  # characters: 500 × 500 CJK tokens is exactly BLOCK_LIMIT
+
+
+def test_in_a_long_text_only_the_changed_sentence_is_compared_and_marked():
+    sentences = [f"テスト{n:04d}の文です。" for n in range(2000)]  # 24,000 characters, every sentence distinct
+    old = "".join(sentences)
+    new = old.replace("テスト1234の文です。", "テスト1234の文でした。")
+    assert diff_html(old, new) == old.replace("テスト1234の文です。", "テスト1234の文で<del>す</del><ins>した</ins>。")
+
+
+def test_a_changed_sentence_within_the_limit_is_compared_character_by_character():
+    old = "あ" * (LONG - 1) + "。"
+    new = "あ" * (LONG - 2) + "い。"
+    assert len(tokens(old)) * len(tokens(new)) <= BLOCK_LIMIT
+    assert diff_html(old, new) == "あ" * (LONG - 2) + "<del>あ</del><ins>い</ins>。"
+
+
+def test_a_changed_sentence_beyond_the_limit_is_replaced_whole_and_its_neighbours_stay_unmarked():
+    before, after = "前の文です。", "後の文です。"
+    old = before + "あ" * LONG + "。" + after
+    new = before + "あ" * (LONG - 1) + "い。" + after
+    assert len(tokens("あ" * LONG + "。")) ** 2 > BLOCK_LIMIT
+    assert diff_html(old, new) == f"{before}<del>{'あ' * LONG}。</del><ins>{'あ' * (LONG - 1)}い。</ins>{after}"

@@ -1,4 +1,4 @@
-"""Releases: publishing, content/releases/ as reverse deltas, the byte-identical round trip, malformed files."""
+"""Releases: publishing, content/releases/ as full snapshots, the byte-identical round trip, malformed files."""
 
 import datetime
 import filecmp
@@ -8,16 +8,16 @@ from io import StringIO
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from edits import change, delete, write, write_note
-from ipgsite.ipg.contentfiles import ContentError
+from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.ipg.models import Note, Paragraph, Section
-from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release, reverse_delta
+from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release
 from ipgsite.releases.models import Release
-from ipgsite.releases.snapshots import PublishError, publish, section_as_of, state_of
+from ipgsite.releases.snapshots import PublishError, frozen_from_doc, publish, section_as_of, state_of
 
 FIRST, SECOND = datetime.date(2024, 9, 23), datetime.date(2025, 2, 10)
 
@@ -78,7 +78,14 @@ def test_the_shipped_release_is_the_working_text_with_no_title(released):
     assert [n["order"] for n in first["notes"]] == [1, 2, 3]
     assert section_as_of(release, "9.9") is None
     text = (settings.CONTENT_DIR / "releases" / "2024-09-23.toml").read_text()
-    assert "[[sections]]" not in text and "[title]" not in text
+    assert text.count("[[sections]]") == 30 and "[title]" not in text
+
+
+def test_the_shipped_release_file_is_exactly_the_working_text_of_content_sections():
+    """Its file once listed no differences from content/sections: its full snapshot is that text, every section."""
+    _chapters, docs = read_content(settings.CONTENT_DIR)
+    _release, state, _lines = parse_release(settings.CONTENT_DIR / "releases" / "2024-09-23.toml")
+    assert state == {doc.number: frozen_from_doc(doc) for doc in docs}
 
 
 def test_load_then_export_reproduces_the_release_files_byte_for_byte(released, tmp_path):
@@ -124,17 +131,14 @@ def test_the_whole_cycle_survives_export_and_load_byte_for_byte(released, conten
     export_releases(content)  # (exportcontent may already have: then this changes nothing)
     assert sorted(p.name for p in (content / "releases").iterdir()) == ["2024-09-23.toml", "2025-02-10.toml"]
     older = (content / "releases" / "2024-09-23.toml").read_text()
-    # The first release's file holds what the second changed, as it was before.
-    assert 'number = "2.3"' in older and 'number = "2.4"' in older and 'number = "2.5"' not in older
-    assert 'en = "A player commits an error in the game' in older
-    assert 'key = "example-g"\nabsent = true' in older
-    assert 'key = "example-e"\npart = "example"' in older
+    # Each file holds its release in full: the first the text before the edits, the second the text after them.
+    assert 'en = "A player commits an error in the game' in older and "TESTWORD" not in older
+    assert 'key = "example-e"' in older and 'key = "example-g"' not in older
     assert "忘れなかったものの" in older and "覚えていたものの" not in older
-    assert 'penalty = "warning"' in older
-    assert "keys = [" in older
-    # The second differs from the working text by the later penalty only.
     newer = (content / "releases" / "2025-02-10.toml").read_text()
-    assert newer.count("[[sections]]") == 1 and 'number = "2.5"\npenalty = "warning"' in newer
+    assert "TESTWORD" in newer and 'key = "example-g"' in newer and 'key = "example-e"' not in newer
+    # The working text moved on after the second release; neither release file did.
+    assert 'number = "2.5"\norder = 25\npenalty = "warning"' in newer
 
     Release.objects.all().delete()
     for section in Section.objects.all():
@@ -173,6 +177,10 @@ def write_release(content, name, text):
 HEAD = 'date = "2023-05-01"\n'
 
 
+SECTION_TABLE = '[[sections]]\nnumber = "2.3"\norder = 23\npenalty = "warning"\ntitle = { en = "T" }\n'
+PARAGRAPH_TABLE = '\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "definition"\nen = "x"\n'
+
+
 @pytest.mark.parametrize(
     "name, text, message",
     [
@@ -187,76 +195,52 @@ HEAD = 'date = "2023-05-01"\n'
             "[announcement] en must be an http(s) address",
         ),
         ("2023-05-01.toml", HEAD + '[title]\nfr = "Titre"\n', "unknown field 'fr' in [title]"),
+        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "9.9"\n', "section 9.9: order is missing"),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE.replace("warning", "caution"), "unknown penalty 'caution'"),
         (
             "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "9.9"\nabsent = true\n',
-            "2023-05-01.toml:2: section 9.9 is marked absent",
+            HEAD + SECTION_TABLE.replace('{ en = "T" }', '{ ja = "T" }'),
+            "the title needs an en title",
+        ),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + "absent = true\n", "unknown field 'absent' in a section"),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + SECTION_TABLE, "2023-05-01.toml:8: section 2.3 is listed twice"),
+        (
+            "2023-05-01.toml",
+            HEAD + SECTION_TABLE + SECTION_TABLE.replace('"2.3"', '"2.4"'),
+            "section 2.4: order 23 is already section 2.3's",
         ),
         (
             "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "9.9"\npenalty = "warning"\n',
-            "section 9.9: not in the newer state",
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace('definition"', 'preface"'),
+            "unknown part 'preface'",
         ),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\npenalty = "caution"\n', "unknown penalty 'caution'"),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace('"x"', '""'), "the en text is empty"),
+        ("2023-05-01.toml", HEAD + SECTION_TABLE + PARAGRAPH_TABLE + 'missing = ["ja"]\n', "unknown field 'missing'"),
         (
             "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\nabsent = true\npenalty = "warning"\n',
-            "section 2.3 is absent, so it has nothing else",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "nope"\nabsent = true\n',
-            "2023-05-01.toml:5: section 2.3, paragraph 'nope' is marked absent",
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE + PARAGRAPH_TABLE,
+            "2023-05-01.toml:14: section 2.3: paragraph 'definition-1' is listed twice",
         ),
         (
             "2023-05-01.toml",
-            HEAD
-            + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "x"\n',
-            "section 2.3: paragraph 'example-z' is not in keys",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\npart = "preface"\n',
-            "paragraph 'definition-1': unknown part 'preface'",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nen = ""\n',
-            "the en text is empty",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["fr"]\n',
-            "missing must be a list of languages",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.4"\n\n[[sections.paragraphs]]\nkey = "definition-1"\nmissing = ["ja"]\n',
-            "ja is missing, but the newer state has no ja text either",
-        ),
-        ("2023-05-01.toml", HEAD + '[[sections]]\nnumber = "2.3"\nkeys = ["definition-1"]\n', "keys"),
-        (
-            "2023-05-01.toml",
-            HEAD + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 5\nja = "x"\n',
-            "note 5 on 'example-c': a note the newer state does not have needs its language and source",
+            HEAD + SECTION_TABLE + PARAGRAPH_TABLE.replace("definition-1", "Nope"),
+            "paragraph key 'Nope'",
         ),
         (
             "2023-05-01.toml",
             HEAD
-            + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "example-c"\norder = 3\nlanguage = "ja"\nsource = "s"\nja = "x"\n',
-            "would be numbered [1, 3]",
+            + SECTION_TABLE
+            + PARAGRAPH_TABLE
+            + '\n[[sections.notes]]\nparagraph = "nowhere"\nlanguage = "ja"\nsource = "s"\nja = "x"\n',
+            "a note on paragraph 'nowhere', which it does not have",
         ),
         (
             "2023-05-01.toml",
             HEAD
-            + '[[sections]]\nnumber = "2.3"\n\n[[sections.notes]]\nparagraph = "nowhere"\norder = 1\nabsent = true\n',
-            "has no paragraph 'nowhere'",
-        ),
-        (
-            "2023-05-01.toml",
-            HEAD
-            + '[[sections]]\nnumber = "2.3"\npenalty = "warning"\n\n[[sections]]\nnumber = "2.3"\npenalty = "warning"\n',
-            "section 2.3 is listed twice",
+            + SECTION_TABLE
+            + PARAGRAPH_TABLE
+            + '\n[[sections.notes]]\nparagraph = "definition-1"\nlanguage = "ja"\nsource = "s"\nen = "x"\n',
+            "note 1 on 'definition-1': no text in its own language 'ja'",
         ),
     ],
 )
@@ -272,34 +256,44 @@ def test_a_malformed_release_file_is_refused_naming_file_and_key_and_loads_nothi
     assert list(Release.objects.values_list("date", "title_en")) == before
 
 
-def test_a_well_formed_delta_of_the_same_shapes_loads(released, content):
+def test_a_well_formed_file_of_the_same_shapes_loads(released, content):
     """The counterpart of the refusals above: the same kinds of entries, written right, are accepted."""
     write_release(
         content,
         "2023-05-01.toml",
         HEAD
-        + '[[sections]]\nnumber = "2.3"\npenalty = "game-loss"\nkeys = [\n    "definition-1",\n    "example-z",\n]\n\n'
-        + '[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nen = "TEST made-up"\n\n'
-        + "".join(
-            f'[[sections.paragraphs]]\nkey = "{k}"\nabsent = true\n\n' for k in _keys_of("2.3") if k != "definition-1"
-        )
-        + '[[sections.notes]]\nparagraph = "definition-1"\norder = 3\nabsent = true\n',
+        + SECTION_TABLE.replace("warning", "game-loss")
+        + PARAGRAPH_TABLE
+        + '\n[[sections.notes]]\nparagraph = "definition-1"\nlanguage = "ja"\nsource = "s"\nja = "TEST made-up"\n'
+        + '\n[[sections.paragraphs]]\nkey = "example-z"\npart = "example"\nbullet = true\nen = "TEST made-up"\n'
+        + SECTION_TABLE.replace('"2.3"', '"2.4"').replace("23", "24"),
     )
     load_releases(content)
     old = section_as_of(Release.objects.get(date=datetime.date(2023, 5, 1)), "2.3")
     assert old["penalty"] == "game-loss"
     assert [p["key"] for p in old["paragraphs"]] == ["definition-1", "example-z"]
-    assert len(old["paragraphs"][0]["notes"]) == 2
+    assert old["paragraphs"][0]["notes"][0]["bodies"] == {"ja": "TEST made-up"}
+    assert old["paragraphs"][1]["bullet"] is True
+    assert section_as_of(Release.objects.get(date=datetime.date(2023, 5, 1)), "2.5") is None
     # Written back exactly as it was written.
+    before = (content / "releases" / "2023-05-01.toml").read_text()
     export_releases(content)
     assert "example-z" in (content / "releases" / "2023-05-01.toml").read_text()
+    assert parse_release(content / "releases" / "2023-05-01.toml")[1] == parse_release_text(content, before)
+
+
+def parse_release_text(content, text):
+    path = content / "releases" / "elsewhere" / "2023-05-01.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return parse_release(path)[1]
 
 
 def _keys_of(number):
     return list(Paragraph.objects.filter(section__number=number).order_by("order").values_list("key", flat=True))
 
 
-# Any two states: the reverse delta, written and read back, gives the older state, and writes the same bytes.
+# Any state: written and read back, it is the same state, and writes the same bytes.
 
 # Any text a content file can hold: no surrogates, no NUL (both are refused on load)
 TEXT = st.text(
@@ -347,29 +341,14 @@ STATE = st.dictionaries(st.sampled_from(["1.1", "2.3", "2.4", "A"]), SECTION, ma
 
 
 @hypothesis_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(older=STATE, newer=STATE)
-def test_any_reverse_delta_round_trips(tmp_path, older, newer):
+@given(state=STATE)
+def test_any_release_round_trips(tmp_path, state):
+    orders = [order for order, _content in state.values()]
+    assume(len(set(orders)) == len(orders))  # two sections never share an order
     path = tmp_path / "2023-05-01.toml"
-    text = dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(older, newer))
+    metadata = {"date": "2023-05-01", "title": {}, "announcement": {}}
+    text = dump_release(metadata, state)
     path.write_text(text, encoding="utf-8")
-    _metadata, rebuilt = parse_release(path, newer)
-    assert rebuilt == older
-    assert dump_release({"date": "2023-05-01", "title": {}, "announcement": {}}, reverse_delta(rebuilt, newer)) == text
-    if older == newer:
-        assert "[[sections]]" not in text
-
-
-def test_loading_takes_the_working_text_it_is_given(released, content):
-    """loadcontent has read the sections already; load_releases can use them rather than read them again."""
-    from ipgsite.ipg.contentfiles import read_content
-
-    _chapters, docs = read_content(content)
-    assert load_releases(content, section_docs=docs) == {"created": 0, "updated": 0, "deleted": 0}
-    # A working text the release file does not fit is refused: 2.3 without paragraphs cannot lose example-g.
-    write_release(
-        content,
-        "2024-09-23.toml",
-        'date = "2024-09-23"\n\n[[sections]]\nnumber = "2.3"\n\n[[sections.paragraphs]]\nkey = "example-g"\nabsent = true\n',
-    )
-    with pytest.raises(ContentError, match="paragraph 'example-g' is marked absent"):
-        load_releases(content, section_docs=docs)
+    _metadata, rebuilt, _lines = parse_release(path)
+    assert rebuilt == state
+    assert dump_release(metadata, rebuilt) == text

@@ -11,8 +11,12 @@ Not kept: requests from someone signed in (a session or messages cookie), other 
 spellings of the same query, answers other than 200, and answers that set any other cookie, vary by
 cookie or ask not to be cached.
 
-Each request asks the shared cache for the content version (one small read); the pages themselves are
-also held in each process's memory, so a page this process has served before needs nothing more.
+A published release's pages (settings.PAGE_CACHE_RELEASE_PAGES: its changes page, a section as it froze it)
+are kept under the releases' token instead of the content version, so edits of the working text leave them
+cached: a release never changes.
+
+Each request asks the shared cache for both tokens (one small read); the pages themselves are also held in
+each process's memory, so a page this process has served before needs nothing more.
 """
 
 import hashlib
@@ -40,10 +44,10 @@ class RecentPages:
         self.pages = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key, version):
+    def get(self, key, versions):
         with self.lock:
             page = self.pages.get(key)
-            if page is None or page.version != version:
+            if page is None or page.version != versions.get(page.scope):
                 return None
             self.pages.move_to_end(key)
             return page
@@ -60,6 +64,7 @@ class PageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         self.views = settings.PAGE_CACHE_VIEWS
+        self.release_pages = settings.PAGE_CACHE_RELEASE_PAGES
         self.page_cookies = {name: import_string(read) for name, read in settings.PAGE_CACHE_COOKIES.items()}
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
@@ -67,15 +72,15 @@ class PageCacheMiddleware:
 
     def __call__(self, request):
         key = self.key(request)
-        version = None
+        tokens = None
         if key:
-            version = cache.get(versions.KEY) or versions.content_version()
-            cached = self.cached(key, version)
+            tokens = versions.current_versions()
+            cached = self.cached(key, tokens)
             if cached:
                 # Everything below this middleware is skipped: the page as it was rendered, headers and all.
                 response = cached.response(request)
                 response["X-Cache"] = "hit"
-                return self.validated(request, response, cached.etag, shared=True, version=version)
+                return self.validated(request, response, cached.etag, shared=True, version=tokens[cached.scope])
 
         response = self.get_response(request)
         match = getattr(request, "resolver_match", None)
@@ -83,13 +88,21 @@ class PageCacheMiddleware:
         if parameters is None or response.status_code != 200 or response.streaming:
             return response
         if key and self.keeps_query(request, parameters) and self.keepable(response):
-            stored = CachedPage.from_response(response, version)
+            scope = self.scope(request, match.view_name)
+            stored = CachedPage.from_response(response, tokens[scope], scope)
             cache.set(key, stored, self.timeout)
             self.recent.put(key, stored)
             response = stored.response(request)
             response["X-Cache"] = "miss"
-            return self.validated(request, response, stored.etag, shared=True, version=version)
+            return self.validated(request, response, stored.etag, shared=True, version=tokens[scope])
         return self.validated(request, response, etag_for(response.content), shared=False)
+
+    def scope(self, request, view_name):
+        """ "releases" for a published release's page, kept while the release exists; else "content"."""
+        if view_name not in self.release_pages:
+            return "content"
+        parameter = self.release_pages[view_name]
+        return "releases" if parameter is None or parameter in request.GET else "content"
 
     def key(self, request):
         """Where this request's page would be kept: None for a page that is someone's own.
@@ -129,12 +142,12 @@ class PageCacheMiddleware:
         query = request.META.get("QUERY_STRING", "")
         return query in {request.GET.urlencode(safe=","), request.GET.urlencode()}
 
-    def cached(self, key, version):
+    def cached(self, key, tokens):
         """The current copy of a page: from this process's memory, else from the shared cache."""
-        page = self.recent.get(key, version)
+        page = self.recent.get(key, tokens)
         if page is None:
             page = cache.get(key)
-            if page is None or page.version != version:
+            if page is None or page.version != tokens.get(getattr(page, "scope", "content")):
                 return None
             self.recent.put(key, page)
         return page

@@ -55,12 +55,15 @@ class CachedPage:
     brotli: bytes | None = None
     # Tiny pages are kept as they are.
     plain: bytes | None = field(default=None, repr=False)
+    # Which token `version` is of: "content", or "releases" for a published release's page.
+    scope: str = "content"
 
     @classmethod
-    def from_response(cls, response, version):
+    def from_response(cls, response, version, scope="content"):
         content = response.content
         page = cls(
             version=version,
+            scope=scope,
             status=response.status_code,
             headers=[(name, value) for name, value in response.items() if name.lower() not in FRESH_HEADERS],
             cookies=copy.deepcopy(response.cookies),

@@ -1,4 +1,5 @@
-"""Every deploy migrates: pages rendered by the previous release's templates are not served again.
+"""Every deploy migrates: pages rendered by the previous release's templates are not served again, a published
+release's pages included.
 
 Content writes make pages stale through `ipgsite.derived`, not through receivers.
 """
@@ -6,9 +7,10 @@ Content writes make pages stale through `ipgsite.derived`, not through receivers
 from django.db.models.signals import post_migrate
 from django.dispatch import receiver
 
-from .versions import content_changed
+from .versions import content_changed, releases_changed
 
 
 @receiver(post_migrate)
 def schema_migrated(sender, using=None, **kwargs):
     content_changed(using)
+    releases_changed(using)

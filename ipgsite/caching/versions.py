@@ -10,15 +10,26 @@ from django.core.cache import cache
 from django.db import transaction
 
 KEY = "content-version"
+# Pages of a published release (its changes page, a section as it froze it) are kept under a token of their own,
+# which content edits leave alone: a release never changes. It changes when a release is published, loaded, edited
+# or deleted, and on every migrate.
+RELEASES_KEY = "releases-version"
+KEYS = {"content": KEY, "releases": RELEASES_KEY}
 
 
-def content_version():
+def content_version(key=KEY):
     """The current token: nanoseconds since the epoch at the last change (or at the first request after a flush)."""
-    version = cache.get(KEY)
+    version = cache.get(key)
     if version is None:
-        cache.add(KEY, time.time_ns(), timeout=None)
-        version = cache.get(KEY)
+        cache.add(key, time.time_ns(), timeout=None)
+        version = cache.get(key)
     return version
+
+
+def current_versions():
+    """{scope: token} of both scopes ("content", "releases"), read in one round trip."""
+    found = cache.get_many(list(KEYS.values()))
+    return {scope: found.get(key) or content_version(key) for scope, key in KEYS.items()}
 
 
 def modified_at(version):
@@ -26,8 +37,8 @@ def modified_at(version):
     return version // 1_000_000_000
 
 
-def bump():
-    cache.set(KEY, time.time_ns(), timeout=None)
+def bump(key=KEY):
+    cache.set(key, time.time_ns(), timeout=None)
 
 
 def content_changed(using=None):
@@ -38,6 +49,13 @@ def content_changed(using=None):
     """
     bump()
     transaction.on_commit(bump, using=using)
+
+
+def releases_changed(using=None):
+    """Call after publishing, loading, editing or deleting a release: its pages, kept whatever the content does,
+    are rendered again. Like content_changed, at once and at commit."""
+    bump(RELEASES_KEY)
+    transaction.on_commit(lambda: bump(RELEASES_KEY), using=using)
 
 
 def follow(batch):

@@ -8,6 +8,7 @@ from modeltranslation.admin import TabbedTranslationAdmin
 from ipgsite.ipg import languages
 from ipgsite.translations.permissions import can_edit_structure
 
+from .changes import record_changes
 from .models import Release
 from .snapshots import PublishError, check_newer, publish_release
 
@@ -65,6 +66,14 @@ class ReleaseAdmin(TabbedTranslationAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return can_edit_structure(request.user)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        record_changes()  # the next release's changes are now since the one before the deleted release
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        record_changes()
 
     def save_model(self, request, obj, form, change):
         if change:

@@ -1,11 +1,9 @@
-"""Releases in content/releases/<date>.toml, stored as reverse deltas.
+"""Releases in content/releases/<date>.toml: each a full snapshot, every section as the release froze it.
 
-`content/sections/*.toml` is the working text. Each release file holds the release's metadata and only
-what differed between that release and the next newer state: the next release, or, for the newest
-release, the working text. So a release equal to the working text is a file with metadata alone, and
-publishing a release rewrites the previous newest release's file with what the new one changed, which
-is what a reviewer reads in the commit's diff. A full release is rebuilt by starting from the working
-text and applying the files newest first.
+`content/sections/*.toml` is the working text; a release file never depends on it, so no edit of the working
+text (in the files or in the admin) can change a published release. A release file is written once, when the
+release is exported after publishing, and stays byte for byte the same afterwards (git stores the repeated text
+compressed):
 
     date = "2024-09-23"
 
@@ -15,204 +13,101 @@ text and applying the files newest first.
     [announcement]
     en = "https://…"
 
-    [[sections]]            # a section that differed
+    [[sections]]
     number = "2.3"
-    penalty = "warning"     # as it was, where it differed; also order, title = { en = "…" }
-    keys = [                # its paragraphs' keys in order, where the order or the set differed
-        "definition-1",
-    ]
+    order = 23
+    penalty = "warning"
+    title = { en = "…", zh-hans = "…", ja = "…" }
 
     [[sections.paragraphs]]
     key = "definition-1"
-    en = "…"                # the text as it was, in each language where it differed; also part, bullet
-    missing = ["ja"]        # languages it had no text in then
+    part = "definition"
+    en = "…"                # the text in each language it had then; a missing one is left out
+    ja = "…"
 
-    [[sections.paragraphs]]
-    key = "example-d"
-    absent = true           # did not exist then
-
-    [[sections.notes]]
+    [[sections.notes]]      # after the paragraph it annotates, as in a section file
     paragraph = "definition-1"
-    order = 1               # its place among the paragraph's notes
-    ja = "…"                # also language, source, missing, or absent = true
+    language = "ja"
+    source = "Japanese annotated edition"
+    ja = "…"
 
-    [[sections]]
-    number = "2.7"
-    absent = true
-
-A section or paragraph that existed then but not in the newer state is written in full. The writer
-produces exactly one text for a release, so that a load followed by an export reproduces the files
-byte for byte.
+Loading makes the database hold the releases of the files, but never changes what it already froze for a date:
+a file that disagrees with it is refused, naming the first paragraph that differs, unless that release is
+named to be replaced (`loadcontent --replace-release DATE`).
 """
 
-import copy
 import re
+from functools import cached_property
 from pathlib import Path
 
 from django.db import transaction
 
 from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import languages
-from ipgsite.ipg.contentfiles import ContentError, _kind, _Lines, _load_toml, _toml_string, read_content
+from ipgsite.ipg.contentfiles import ContentError, _File, _Lines, _load_toml, _toml_string
 from ipgsite.ipg.models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
 
+from .changes import record_changes
 from .models import Release, parse_date
-from .snapshots import frozen_from_doc, state_of, store, working_text
+from .snapshots import state_of, store
 
 LANGUAGES = languages.CODES
 
 HEADER = (
-    "# An IPG release: its title and announcement, then only what differed in it from the next newer release\n"
-    "# (or, for the newest, from content/sections). Everything not listed here was as it is there.\n"
+    "# An IPG release: its title and announcement, then every section as this release froze it.\n"
+    "# A published release never changes: edit content/sections, and publish a new release.\n"
 )
 RELEASE_FIELDS = {"date", "title", "announcement", "sections"}
-SECTION_FIELDS = {"number", "absent", "order", "penalty", "title", "keys", "paragraphs", "notes"}
-PARAGRAPH_FIELDS = {"key", "absent", "part", "bullet", "missing", *LANGUAGES}
-NOTE_FIELDS = {"paragraph", "order", "absent", "language", "source", "missing", *LANGUAGES}
-
-EMPTY_SECTION = (None, {"title": {}, "penalty": None, "paragraphs": []})
-EMPTY_PARAGRAPH = {"part": None, "bullet": False, "texts": {}, "notes": []}
-EMPTY_NOTE = {"language": None, "source": None, "bodies": {}}
-
-
-# Differences
-
-
-def _texts_delta(entry, old, new):
-    """Write into `entry` the texts of `old` that differ from `new`, and the languages `old` lacked."""
-    for code in LANGUAGES:
-        if code in old and old[code] != new.get(code):
-            entry[code] = old[code]
-    missing = [code for code in LANGUAGES if code in new and code not in old]
-    if missing:
-        entry["missing"] = missing
-
-
-def section_delta(number, old, new):
-    """What section `number` was in a release (`old`: (order, content) or None) that the newer state
-    (`new`) no longer says; None if nothing."""
-    if old is None:
-        return {"number": number, "absent": True}
-    old_order, old_content = old
-    new_order, new_content = new or EMPTY_SECTION
-    entry = {"number": number}
-    if old_order != new_order:
-        entry["order"] = old_order
-    if old_content["penalty"] != new_content["penalty"]:
-        entry["penalty"] = old_content["penalty"]
-    if old_content["title"] != new_content["title"]:
-        entry["title"] = old_content["title"]
-    old_keys = [p["key"] for p in old_content["paragraphs"]]
-    new_paragraphs = {p["key"]: p for p in new_content["paragraphs"]}
-    if old_keys != list(new_paragraphs):
-        entry["keys"] = old_keys
-
-    paragraphs, notes = [], []
-    for paragraph in old_content["paragraphs"]:
-        newer = new_paragraphs.get(paragraph["key"], EMPTY_PARAGRAPH)
-        delta = {"key": paragraph["key"]}
-        if paragraph["part"] != newer["part"]:
-            delta["part"] = paragraph["part"]
-        if paragraph["bullet"] != newer["bullet"]:
-            delta["bullet"] = paragraph["bullet"]
-        _texts_delta(delta, paragraph["texts"], newer["texts"])
-        if len(delta) > 1:
-            paragraphs.append(delta)
-        old_notes, new_notes = paragraph["notes"], newer["notes"]
-        for index in range(max(len(old_notes), len(new_notes))):
-            ndelta = {"paragraph": paragraph["key"], "order": index + 1}
-            if index >= len(old_notes):
-                ndelta["absent"] = True
-            else:
-                note = old_notes[index]
-                newer_note = new_notes[index] if index < len(new_notes) else EMPTY_NOTE
-                if note["language"] != newer_note["language"]:
-                    ndelta["language"] = note["language"]
-                if note["source"] != newer_note["source"]:
-                    ndelta["source"] = note["source"]
-                _texts_delta(ndelta, note["bodies"], newer_note["bodies"])
-            if len(ndelta) > 2:
-                notes.append(ndelta)
-    old_key_set = set(old_keys)
-    paragraphs += [{"key": key, "absent": True} for key in new_paragraphs if key not in old_key_set]
-    if paragraphs:
-        entry["paragraphs"] = paragraphs
-    if notes:
-        entry["notes"] = notes
-    return entry if len(entry) > 1 else None
-
-
-def reverse_delta(older, newer):
-    """Every section's difference, from the newer state back to `older` ({number: (order, content)})."""
-    entries = []
-    for number in set(older) | set(newer):
-        delta = section_delta(number, older.get(number), newer.get(number))
-        if delta:
-            order = (older.get(number) or newer.get(number))[0]
-            entries.append((order, number, delta))
-    return [delta for _order, _number, delta in sorted(entries)]
+SECTION_FIELDS = {"number", "order", "penalty", "title", "paragraphs", "notes"}
+PARAGRAPH_FIELDS = {"key", "part", "bullet", *LANGUAGES}
+NOTE_FIELDS = {"paragraph", "language", "source", *LANGUAGES}
 
 
 # Writing
 
 
-def _inline_texts(texts):
-    return "{ " + ", ".join(f"{code} = {_toml_string(texts[code])}" for code in LANGUAGES if code in texts) + " }"
+def _texts_lines(texts):
+    return [f"{code} = {_toml_string(texts[code])}" for code in LANGUAGES if code in texts]
 
 
-def _texts_lines(entry):
-    lines = [f"{code} = {_toml_string(entry[code])}" for code in LANGUAGES if code in entry]
-    if "missing" in entry:
-        lines.append("missing = [" + ", ".join(_toml_string(code) for code in entry["missing"]) + "]")
-    return lines
-
-
-def dump_release(release, delta):
+def dump_release(release, state):
+    """The file of a release: `release` its metadata ({"date", "title", "announcement"}), `state` what it froze
+    ({number: (order, content)}), sections in reading order."""
     lines = [HEADER.rstrip("\n"), f"date = {_toml_string(release['date'])}"]
     for header in ("title", "announcement"):
         if release.get(header):
+            lines += ["", f"[{header}]", *_texts_lines(release[header])]
+    for number, (order, content) in sorted(state.items(), key=lambda item: (item[1][0], item[0])):
+        title = ", ".join(
+            f"{code} = {_toml_string(content['title'][code])}" for code in LANGUAGES if code in content["title"]
+        )
+        lines += [
+            "",
+            "[[sections]]",
+            f"number = {_toml_string(number)}",
+            f"order = {order}",
+            f"penalty = {_toml_string(content['penalty'])}",
+            f"title = {{ {title} }}",
+        ]
+        for paragraph in content["paragraphs"]:
             lines += [
                 "",
-                f"[{header}]",
-                *(f"{c} = {_toml_string(release[header][c])}" for c in LANGUAGES if c in release[header]),
+                "[[sections.paragraphs]]",
+                f"key = {_toml_string(paragraph['key'])}",
+                f"part = {_toml_string(paragraph['part'])}",
             ]
-    for entry in delta:
-        lines += ["", "[[sections]]", f"number = {_toml_string(entry['number'])}"]
-        if entry.get("absent"):
-            lines.append("absent = true")
-            continue
-        if "order" in entry:
-            lines.append(f"order = {entry['order']}")
-        if "penalty" in entry:
-            lines.append(f"penalty = {_toml_string(entry['penalty'])}")
-        if "title" in entry:
-            lines.append(f"title = {_inline_texts(entry['title'])}")
-        if "keys" in entry:
-            lines += ["keys = [", *(f"    {_toml_string(key)}," for key in entry["keys"]), "]"]
-        for paragraph in entry.get("paragraphs", []):
-            lines += ["", "[[sections.paragraphs]]", f"key = {_toml_string(paragraph['key'])}"]
-            if paragraph.get("absent"):
-                lines.append("absent = true")
-                continue
-            if "part" in paragraph:
-                lines.append(f"part = {_toml_string(paragraph['part'])}")
-            if "bullet" in paragraph:
-                lines.append(f"bullet = {'true' if paragraph['bullet'] else 'false'}")
-            lines += _texts_lines(paragraph)
-        for note in entry.get("notes", []):
-            lines += [
-                "",
-                "[[sections.notes]]",
-                f"paragraph = {_toml_string(note['paragraph'])}",
-                f"order = {note['order']}",
-            ]
-            if note.get("absent"):
-                lines.append("absent = true")
-                continue
-            for name in ("language", "source"):
-                if name in note:
-                    lines.append(f"{name} = {_toml_string(note[name])}")
-            lines += _texts_lines(note)
+            if paragraph["bullet"]:
+                lines.append("bullet = true")
+            lines += _texts_lines(paragraph["texts"])
+            for note in paragraph["notes"]:
+                lines += [
+                    "",
+                    "[[sections.notes]]",
+                    f"paragraph = {_toml_string(paragraph['key'])}",
+                    f"language = {_toml_string(note['language'])}",
+                    f"source = {_toml_string(note['source'])}",
+                    *_texts_lines(note["bodies"]),
+                ]
     return "\n".join(lines) + "\n"
 
 
@@ -225,13 +120,11 @@ def _metadata(release):
 
 
 def release_texts():
-    """{file name: text} for every release in the database, against the database's working text."""
-    texts, newer = {}, working_text()
-    for release in Release.objects.newest_first().prefetch_related("sections"):
-        older = state_of(release)
-        texts[f"{release.date.isoformat()}.toml"] = dump_release(_metadata(release), reverse_delta(older, newer))
-        newer = older
-    return texts
+    """{file name: text} for every release in the database."""
+    return {
+        f"{release.date.isoformat()}.toml": dump_release(_metadata(release), state_of(release))
+        for release in Release.objects.newest_first().prefetch_related("sections")
+    }
 
 
 def export_releases(content_dir):
@@ -258,285 +151,215 @@ def export_releases(content_dir):
 # Reading
 
 
-class _HeaderLines:
-    """The line of each [[header]] in a file, handed out in order as the tables are read."""
+class _ReleaseFile(_File):
+    """A release file being read. Where each key is written is worked out only when an error needs it: a release
+    file holds the whole IPG, and finding every key's line would take longer than reading it."""
 
-    def __init__(self, text):
-        at = _Lines(text).at
-        self.lines = {}
-        for header in ("sections", "sections.paragraphs", "sections.notes"):
-            name = tuple(header.split("."))
-            self.lines[header] = iter([at[(*name, n)] for n in range(len(at)) if (*name, n) in at])
+    def __init__(self, path, text):
+        self.path, self.source = path, text
 
-    def next(self, header):
-        return next(self.lines[header], None)
+    @cached_property
+    def lines(self):
+        return _Lines(self.source)
 
 
-def _check_fields(path, table, allowed, what, line):
-    if not isinstance(table, dict):
-        raise ContentError(path, f"{what} must be a table, not {_kind(table)}", line)
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise ContentError(
-            path,
-            f"unknown field {', '.join(repr(u) for u in unknown)} in {what}; expected one of {sorted(allowed)}",
-            line,
-        )
+class _Places(dict):
+    """{(number, key, note place or None): where the paragraph or note is written}, its line looked up when asked."""
+
+    def __init__(self, file):
+        super().__init__()
+        self.file = file
+
+    def line(self, place):
+        return self.file.lines.of(*self[place]) if place in self else None
 
 
-def _string(path, value, what, line):
-    if not isinstance(value, str) or not value.strip():
-        raise ContentError(path, f"{what} must be a non-empty string, not {_kind(value)}", line)
-    if "\x00" in value:
-        raise ContentError(path, f"{what} contains a NUL character (\\u0000)", line)
-    return value
+def _language_table(f, value, what, at):
+    table = f.table(value, what, "a table of languages", at)
+    f.fields(table, set(LANGUAGES), what, at)
+    return f.texts(table, what, at)
 
 
-def _texts(path, table, what, line):
-    texts = {}
-    for code in LANGUAGES:
-        if code in table:
-            if isinstance(table[code], str) and not table[code].strip():
-                raise ContentError(path, f"{what}: the {code} text is empty; leave a missing translation out", line)
-            texts[code] = _string(path, table[code], f"{what}: the {code} text", line)
-    return texts
+def _section(f, table, index, lines, counts):
+    """One [[sections]] table. `counts` are the [[sections.paragraphs]] and [[sections.notes]] tables before it, in
+    the file: where its own are written (`_Lines` numbers them across the whole file)."""
+    at = ("sections", index)
+    f.fields(table, SECTION_FIELDS, "a section", at)
+    number = f.string(table.get("number"), "a section's number", (*at, "number"))
+    if not re.fullmatch(NUMBER_PATTERN, number):
+        raise f.error(f"section number {number!r} should look like 2.3, or A for an appendix", (*at, "number"))
+    order = f.order(table.get("order"), f"section {number}: order", (*at, "order"))
+    penalty = table.get("penalty", "")
+    if penalty != "":
+        f.choice(penalty, Penalty.values, f"section {number}: ", "penalty", (*at, "penalty"))
+    title = _language_table(f, table.get("title"), f"section {number}: title", (*at, "title"))
+    if languages.OFFICIAL not in title:
+        raise f.error(f"section {number}: the title needs an {languages.OFFICIAL} title", (*at, "title"))
 
-
-def _language_table(path, table, what):
-    if not isinstance(table, dict):
-        raise ContentError(path, f"[{what}] must be a table of languages")
-    _check_fields(path, table, set(LANGUAGES), f"[{what}]", None)
-    return _texts(path, table, f"[{what}]", None)
-
-
-def _missing(path, table, what, line):
-    missing = table.get("missing", [])
-    if (
-        not isinstance(missing, list)
-        or not all(code in LANGUAGES for code in missing)
-        or len(set(missing)) != len(missing)
+    paragraphs = {}
+    for p, entry in enumerate(
+        f.tables(table.get("paragraphs", []), "sections.paragraphs", "paragraph", (*at, "paragraphs"))
     ):
-        raise ContentError(path, f"{what}: missing must be a list of languages from {LANGUAGES}", line)
-    clash = [code for code in missing if code in table]
-    if clash:
-        raise ContentError(path, f"{what}: {clash[0]} is both given and missing", line)
-    return missing
+        pat = ("sections", "paragraphs", counts["paragraphs"] + p)
+        f.fields(entry, PARAGRAPH_FIELDS, f"a paragraph of section {number}", pat)
+        key = f.string(entry.get("key"), f"a paragraph's key in section {number}", (*pat, "key"))
+        if not re.fullmatch(KEY_PATTERN, key):
+            raise f.error(
+                f"section {number}: paragraph key {key!r} must be lowercase letters and digits joined by hyphens",
+                (*pat, "key"),
+            )
+        if key in paragraphs:
+            raise f.error(f"section {number}: paragraph {key!r} is listed twice", (*pat, "key"))
+        what = f"section {number}, paragraph {key!r}"
+        part = f.choice(entry.get("part"), Part.values, f"{what}: ", "part", (*pat, "part"))
+        bullet = entry.get("bullet", False)
+        if not isinstance(bullet, bool):
+            raise f.error(f"{what}: bullet must be true or false", (*pat, "bullet"))
+        texts = f.texts(entry, what, pat)
+        paragraphs[key] = {"key": key, "part": part, "bullet": bullet, "texts": texts, "notes": []}
+        lines[number, key, None] = pat
 
-
-def _apply_texts(path, texts, table, what, line):
-    texts = dict(texts)
-    texts.update(_texts(path, table, what, line))
-    for code in _missing(path, table, what, line):
-        if code not in texts:
-            raise ContentError(path, f"{what}: {code} is missing, but the newer state has no {code} text either", line)
-        del texts[code]
-    return texts
-
-
-def _absent(path, table, fields, what, line):
-    absent = table.get("absent", False)
-    if not isinstance(absent, bool):
-        raise ContentError(path, f"{what}: absent must be true or false", line)
-    if absent and set(table) - fields:
-        raise ContentError(path, f"{what} is absent, so it has nothing else: {sorted(set(table) - fields)}", line)
-    return absent
-
-
-def _apply_paragraph(path, paragraphs, table, number, line):
-    _check_fields(path, table, PARAGRAPH_FIELDS, f"a paragraph of section {number}", line)
-    key = _string(path, table.get("key"), f"a paragraph's key in section {number}", line)
-    if not re.match(KEY_PATTERN, key):
-        raise ContentError(
-            path,
-            f"section {number}: paragraph key {key!r} must be lowercase letters and digits joined by hyphens",
-            line,
-        )
-    what = f"section {number}, paragraph {key!r}"
-    if _absent(path, table, {"key", "absent"}, what, line):
+    for n, entry in enumerate(f.tables(table.get("notes", []), "sections.notes", "note", (*at, "notes"))):
+        nat = ("sections", "notes", counts["notes"] + n)
+        f.fields(entry, NOTE_FIELDS, f"a note of section {number}", nat)
+        key = f.string(entry.get("paragraph"), f"a note's paragraph in section {number}", (*nat, "paragraph"))
         if key not in paragraphs:
-            raise ContentError(path, f"{what} is marked absent, but the newer state does not have it either", line)
-        del paragraphs[key]
-        return key
-    paragraph = copy.deepcopy(paragraphs.get(key) or {"key": key, **EMPTY_PARAGRAPH})
-    if "part" in table:
-        paragraph["part"] = table["part"]
-    if paragraph["part"] not in Part.values:
-        raise ContentError(path, f"{what}: unknown part {paragraph['part']!r}; expected one of {Part.values}", line)
-    if "bullet" in table:
-        if not isinstance(table["bullet"], bool):
-            raise ContentError(path, f"{what}: bullet must be true or false", line)
-        paragraph["bullet"] = table["bullet"]
-    paragraph["texts"] = _apply_texts(path, paragraph["texts"], table, what, line)
-    paragraphs[key] = paragraph
-    return key
+            raise f.error(f"section {number}: a note on paragraph {key!r}, which it does not have", (*nat, "paragraph"))
+        place = len(paragraphs[key]["notes"]) + 1
+        what = f"section {number}, note {place} on {key!r}"
+        language = f.choice(entry.get("language"), LANGUAGES, f"{what}: ", "language", (*nat, "language"))
+        source = f.string(entry.get("source"), f"{what}: source", (*nat, "source"))
+        bodies = f.texts(entry, what, nat)
+        if language not in bodies:
+            raise f.error(f"{what}: no text in its own language {language!r}", nat)
+        paragraphs[key]["notes"].append({"language": language, "source": source, "bodies": bodies})
+        lines[number, key, place] = nat
+    counts["paragraphs"] += len(table.get("paragraphs", []))
+    counts["notes"] += len(table.get("notes", []))
+    return number, (order, {"title": title, "penalty": penalty, "paragraphs": list(paragraphs.values())})
 
 
-def _apply_note(path, notes, table, number, line):
-    _check_fields(path, table, NOTE_FIELDS, f"a note of section {number}", line)
-    key = _string(path, table.get("paragraph"), f"a note's paragraph in section {number}", line)
-    order = table.get("order")
-    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
-        raise ContentError(path, f"section {number}, note on {key!r}: order must be a whole number, 1 or more", line)
-    what = f"section {number}, note {order} on {key!r}"
-    if key not in notes:
-        raise ContentError(path, f"{what}: the section has no paragraph {key!r} in this release", line)
-    have = notes[key]
-    if _absent(path, table, {"paragraph", "order", "absent"}, what, line):
-        if order not in have:
-            raise ContentError(path, f"{what} is marked absent, but the newer state does not have it either", line)
-        del have[order]
-        return
-    note = dict(have.get(order) or EMPTY_NOTE)
-    for name in ("language", "source"):
-        if name in table:
-            note[name] = _string(path, table[name], f"{what}: {name}", line)
-    if note["language"] is None or note["source"] is None:
-        raise ContentError(path, f"{what}: a note the newer state does not have needs its language and source", line)
-    if note["language"] not in LANGUAGES:
-        raise ContentError(path, f"{what}: unknown language {note['language']!r}; expected one of {LANGUAGES}", line)
-    note["bodies"] = _apply_texts(path, note["bodies"], table, what, line)
-    if note["language"] not in note["bodies"]:
-        raise ContentError(path, f"{what}: no text in its own language {note['language']!r}", line)
-    have[order] = note
-
-
-def _apply_section(path, state, table, lines):
-    line = lines.next("sections")
-    _check_fields(path, table, SECTION_FIELDS, "a section", line)
-    number = _string(path, table.get("number"), "a section's number", line)
-    if not re.match(NUMBER_PATTERN, number):
-        raise ContentError(path, f"section number {number!r} should look like 2.3, or A for an appendix", line)
-    if _absent(path, table, {"number", "absent"}, f"section {number}", line):
-        if number not in state:
-            raise ContentError(
-                path, f"section {number} is marked absent, but the newer state does not have it either", line
-            )
-        del state[number]
-        return number
-    order, content = copy.deepcopy(state.get(number) or EMPTY_SECTION)
-    if "order" in table:
-        order = table["order"]
-        if not isinstance(order, int) or isinstance(order, bool) or order < 0:
-            raise ContentError(path, f"section {number}: order must be a whole number, 0 or more", line)
-    if order is None:
-        raise ContentError(
-            path, f"section {number}: not in the newer state, so it needs its order, penalty, title and keys", line
-        )
-    if "penalty" in table:
-        content["penalty"] = table["penalty"]
-    if content["penalty"] not in ("", *Penalty.values):
-        raise ContentError(
-            path,
-            f"section {number}: unknown penalty {content['penalty']!r}; expected one of {Penalty.values} or none",
-            line,
-        )
-    if "title" in table:
-        content["title"] = _language_table(path, table["title"], f"section {number} title")
-    if "en" not in content["title"]:
-        raise ContentError(path, f"section {number}: the title needs an en title", line)
-
-    paragraphs = {p["key"]: p for p in content["paragraphs"]}
-    entries = table.get("paragraphs", [])
-    if not isinstance(entries, list):
-        raise ContentError(
-            path, f"section {number}: paragraphs must be written as [[sections.paragraphs]] tables", line
-        )
-    seen = set()
-    for entry in entries:
-        pline = lines.next("sections.paragraphs")
-        key = _apply_paragraph(path, paragraphs, entry, number, pline)
-        if key in seen:
-            raise ContentError(path, f"section {number}: paragraph {key!r} is listed twice", pline)
-        seen.add(key)
-
-    keys = table.get("keys", [p["key"] for p in content["paragraphs"] if p["key"] in paragraphs])
-    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys) or len(set(keys)) != len(keys):
-        raise ContentError(path, f"section {number}: keys must be a list of distinct paragraph keys", line)
-    if set(keys) != set(paragraphs):
-        unlisted = sorted(set(paragraphs) - set(keys))
-        unknown = sorted(set(keys) - set(paragraphs))
-        problem = (
-            f"paragraph {unlisted[0]!r} is not in keys"
-            if unlisted
-            else f"keys names {unknown[0]!r}, which this release does not have"
-        )
-        raise ContentError(path, f"section {number}: {problem}", line)
-
-    notes = {key: dict(enumerate(paragraphs[key]["notes"], 1)) for key in keys}
-    entries = table.get("notes", [])
-    if not isinstance(entries, list):
-        raise ContentError(path, f"section {number}: notes must be written as [[sections.notes]] tables", line)
-    for entry in entries:
-        _apply_note(path, notes, entry, number, lines.next("sections.notes"))
-    for key, have in notes.items():
-        if sorted(have) != list(range(1, len(have) + 1)):
-            raise ContentError(
-                path,
-                f"section {number}: the notes on {key!r} would be numbered {sorted(have)}, not 1 to {len(have)}",
-                line,
-            )
-        paragraphs[key]["notes"] = [have[n] for n in sorted(have)]
-    content["paragraphs"] = [paragraphs[key] for key in keys]
-    state[number] = (order, content)
-    return number
-
-
-def parse_release(path, newer):
-    """A release file's metadata, and the release's state rebuilt from the newer state it differs from."""
+def parse_release(path):
+    """(metadata, state, places) of a release file: its date, title and announcement; {number: (order, content)}
+    as the release froze it; and where each paragraph and note is written (`_Places`)."""
     path = Path(path)
     text, data = _load_toml(path)
-    _check_fields(path, data, RELEASE_FIELDS, "the release", None)
+    f = _ReleaseFile(path, text)
+    f.fields(data, RELEASE_FIELDS, "the release")
     raw = data.get("date")
     date = parse_date(raw)
     if date is None:
-        raise ContentError(path, f'date must be a release date written as a string like "2024-09-23", not {raw!r}')
+        raise f.error(f'date must be a release date written as a string like "2024-09-23", not {raw!r}', ("date",))
     if path.stem != raw:
-        raise ContentError(path, f"release {raw} must be in a file named {raw}.toml")
+        raise f.error(f"release {raw} must be in a file named {raw}.toml", ("date",))
     release = {"date": date, "title": {}, "announcement": {}}
     if "title" in data:
-        release["title"] = _language_table(path, data["title"], "title")
+        release["title"] = _language_table(f, data["title"], "[title]", ("title",))
     if "announcement" in data:
-        release["announcement"] = _language_table(path, data["announcement"], "announcement")
+        release["announcement"] = _language_table(f, data["announcement"], "[announcement]", ("announcement",))
         for code, url in release["announcement"].items():
             if not re.match(r"https?://[^\s]+$", url):
-                raise ContentError(path, f"[announcement] {code} must be an http(s) address, not {url!r}")
-    sections = data.get("sections", [])
-    if not isinstance(sections, list):
-        raise ContentError(path, "sections must be written as [[sections]] tables")
-    state, lines, seen = copy.deepcopy(newer), _HeaderLines(text), set()
-    for table in sections:
-        number = _apply_section(path, state, table, lines)
-        if number in seen:
-            raise ContentError(path, f"section {number} is listed twice")
-        seen.add(number)
-    return release, state
+                raise f.error(f"[announcement] {code} must be an http(s) address, not {url!r}", ("announcement", code))
+    state, lines, orders, counts = {}, _Places(f), {}, {"paragraphs": 0, "notes": 0}
+    for index, table in enumerate(f.tables(data.get("sections", []), "sections", "section", ("sections",))):
+        number, (order, content) = _section(f, table, index, lines, counts)
+        if number in state:
+            raise f.error(f"section {number} is listed twice", ("sections", index, "number"))
+        if order in orders:
+            raise f.error(f"section {number}: order {order} is already section {orders[order]}'s", ("sections", index))
+        state[number], orders[order] = (order, content), number
+    return release, state, lines
 
 
-def read_releases(content_dir, section_docs=None):
+def read_releases(content_dir):
     """[(metadata, state)] of every release file, newest first; raises ContentError naming the file."""
-    directory = Path(content_dir)
-    if section_docs is None:
-        _chapters, section_docs = read_content(directory)
-    newer = {doc.number: frozen_from_doc(doc) for doc in section_docs}
-    paths = sorted((directory / "releases").glob("*.toml"), reverse=True)
-    releases = []
-    for path in paths:
-        release, state = parse_release(path, newer)
-        releases.append((release, state))
-        newer = state
-    return releases
+    return [(release, state) for _path, release, state, _lines in _read(content_dir)]
+
+
+def _read(content_dir):
+    paths = sorted((Path(content_dir) / "releases").glob("*.toml"), reverse=True)
+    return [(path, *parse_release(path)) for path in paths]
+
+
+# Comparing a file with what the database froze
+
+
+def first_difference(frozen, state):
+    """Where `state` (a release file's) first differs from `frozen` (the database's), in reading order:
+    (number, key or None, note place or None, what), or None when they agree."""
+    for number in sorted(set(frozen) | set(state), key=lambda n: ((frozen.get(n) or state.get(n))[0], n)):
+        if number not in frozen:
+            return number, None, None, "a section the release did not hold"
+        if number not in state:
+            return number, None, None, "missing, though the release holds it"
+        (old_order, old), (new_order, new) = frozen[number], state[number]
+        if old_order != new_order:
+            return number, None, None, f"order {new_order}, not {old_order}"
+        if old["title"] != new["title"]:
+            return number, None, None, "its title"
+        if old["penalty"] != new["penalty"]:
+            return number, None, None, f"penalty {new['penalty']!r}, not {old['penalty']!r}"
+        old_paragraphs = {p["key"]: p for p in old["paragraphs"]}
+        new_paragraphs = {p["key"]: p for p in new["paragraphs"]}
+        for paragraph in new["paragraphs"]:
+            key = paragraph["key"]
+            held = old_paragraphs.get(key)
+            if held is None:
+                return number, key, None, "a paragraph the release did not hold"
+            for name in ("part", "bullet"):
+                if held[name] != paragraph[name]:
+                    return number, key, None, f"its {name}"
+            for code in LANGUAGES:
+                if held["texts"].get(code) != paragraph["texts"].get(code):
+                    return number, key, None, f"its {code} text"
+            for place in range(1, max(len(held["notes"]), len(paragraph["notes"])) + 1):
+                if held["notes"][place - 1 : place] != paragraph["notes"][place - 1 : place]:
+                    return number, key, place, "the note"
+        for key in old_paragraphs:
+            if key not in new_paragraphs:
+                return number, key, None, "missing, though the release holds it"
+        if list(old_paragraphs) != list(new_paragraphs):
+            return number, None, None, "the order of its paragraphs"
+    return None
+
+
+def check_agrees(path, release, state, lines):
+    """Raise ContentError unless the file's `state` is what the database froze for its date (if it holds it)."""
+    held = Release.objects.filter(date=release["date"]).first()
+    if held is None:
+        return
+    difference = first_difference(state_of(held), state)
+    if difference is None:
+        return
+    number, key, place, what = difference
+    date = release["date"].isoformat()
+    where = f"section {number}"
+    if key:
+        where += f", note {place} on paragraph {key!r}" if place else f", paragraph {key!r}"
+    raise ContentError(
+        path,
+        f"release {date} disagrees with what the database froze for it, first at {where}: {what}. A published "
+        f"release never changes; to replace it with this file, run loadcontent --replace-release {date}",
+        lines.line((number, key, place)),
+    )
 
 
 @transaction.atomic
-def load_releases(content_dir, section_docs=None):
-    """Make the database hold exactly the releases in content_dir/releases/; a file with an error changes
-    nothing. `section_docs` (the working text) is read from content_dir/sections when not given."""
-    releases = read_releases(content_dir, section_docs)
+def load_releases(content_dir, replace=()):
+    """Make the database hold the releases in content_dir/releases/, a file with an error changing nothing. A file
+    that disagrees with what the database froze for its date is refused, unless its date is in `replace`; the
+    database's releases with no file are deleted. Each release's changes are recorded again where needed."""
+    releases = _read(content_dir)
+    for path, release, state, lines in releases:
+        if release["date"] not in replace:
+            check_agrees(path, release, state, lines)
     stats = {"created": 0, "updated": 0, "deleted": 0}
     stats["deleted"] = (
-        Release.objects.exclude(date__in=[r["date"] for r, _s in releases]).delete()[1].get("releases.Release", 0)
+        Release.objects.exclude(date__in=[r["date"] for _p, r, _s, _l in releases])
+        .delete()[1]
+        .get("releases.Release", 0)
     )
-    for metadata, state in releases:
+    for _path, metadata, state, _lines in releases:
         release = Release.objects.filter(date=metadata["date"]).first()
         created = release is None
         release = release or Release(date=metadata["date"])
@@ -553,5 +376,6 @@ def load_releases(content_dir, section_docs=None):
             store(release, state)
             changed = True
         stats["created" if created else "updated"] += created or changed
+    record_changes()
     content_changed()
     return stats

@@ -33,6 +33,8 @@ class Release(models.Model):
     announcement = models.URLField(
         blank=True, help_text=_("The page announcing this release."), verbose_name=_("announcement")
     )
+    # What its changes (`ChangedSection`) were computed from: this release's and the one before's frozen text.
+    changes_basis = models.CharField(max_length=64, blank=True, editable=False)
 
     objects = ReleaseQuerySet.as_manager()
 
@@ -75,6 +77,35 @@ class FrozenSection(models.Model):
         ordering = ["release", "order"]
         constraints = [
             models.UniqueConstraint(fields=["release", "number"], name="unique_frozen_section_per_release"),
+        ]
+
+    def __str__(self):
+        return f"{self.number} in {self.release}"
+
+
+class ChangedSection(models.Model):
+    """What a release changed in one section since the release before, as the changes page shows it, computed
+    once when the release was published or loaded (`releases.changes`): plain data, every diff already HTML.
+
+    `changes` is {"status", "title": {code: text}, "title_cells": {code: cell} or None, "penalty_change": [old, new]
+    or None, "items": [{"key", "note", "status", "moved", "changed_in", "cells": {code: cell}, and "part",
+    "part_change", "bullet_change" for a paragraph, "source", "language" for a note}]}; a cell is {"unchanged",
+    "html", "empty"}.
+    """
+
+    release = models.ForeignKey(
+        Release, on_delete=models.CASCADE, related_name="changed_sections", verbose_name=_("release")
+    )
+    number = models.CharField(max_length=16, verbose_name=_("number"))
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    changes = models.JSONField(verbose_name=_("changes"))
+
+    class Meta:
+        verbose_name = _("changed section")
+        verbose_name_plural = _("changed sections")
+        ordering = ["release", "order", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["release", "number"], name="unique_changed_section_per_release"),
         ]
 
     def __str__(self):

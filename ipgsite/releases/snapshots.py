@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from django.db import transaction
 
-from ipgsite.caching.versions import content_changed
+from ipgsite.caching.versions import content_changed, releases_changed
 from ipgsite.ipg import languages
 from ipgsite.ipg.sync import documents_from_database
 
@@ -48,6 +48,7 @@ def store(release, state):
         FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
         for number, (order, content) in state.items()
     )
+    releases_changed()
 
 
 def check_newer(date):
@@ -61,10 +62,13 @@ def check_newer(date):
 
 @transaction.atomic
 def publish_release(release):
-    """Save the unsaved `release` with the working text frozen in it."""
+    """Save the unsaved `release` with the working text frozen in it, and what it changed."""
+    from .changes import record_changes
+
     check_newer(release.date)
     release.save()
     store(release, working_text())
+    record_changes()
     content_changed()  # pages name the newest release, and readers' offline copies are saved again
     return release
 

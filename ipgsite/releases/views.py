@@ -4,7 +4,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -12,9 +12,8 @@ from django.views.decorators.http import require_safe
 from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Part, Penalty, Section
 
-from .diffing import diff_html
 from .models import Release, parse_date
-from .snapshots import changed_section_count, changes_between
+from .snapshots import changed_section_count
 
 
 def releases_with_counts():
@@ -44,15 +43,18 @@ def changes(request):
     return render(request, "releases/changes.html", {"items": items})
 
 
-def _cell(code, old, new, missing_in=None):
-    """One language's side of a change: its diff, or its text when it did not change. `missing_in`: the
-    page's language, which has no text here, so the change is shown in `code` instead."""
-    cell = {"code": code, "lang": languages.html_lang(code), "name": languages.name(code), "missing_in": missing_in}
-    if old == new:
-        cell.update(unchanged=True, html=escape(new), empty=not new)
-    else:
-        cell.update(unchanged=False, html=diff_html(old, new), empty=False)
-    return cell
+def _cell(code, stored, missing_in=None):
+    """One language's side of a change as it was recorded (`releases.changes.cell`). `missing_in`: the page's
+    language, which has no text here, so the change is shown in `code` instead."""
+    return {
+        "code": code,
+        "lang": languages.html_lang(code),
+        "name": languages.name(code),
+        "missing_in": missing_in,
+        "unchanged": stored["unchanged"],
+        "empty": stored["empty"],
+        "html": mark_safe(stored["html"]),  # escaped, with <del> and <ins>, when it was recorded
+    }
 
 
 def _status_label(status):
@@ -65,32 +67,29 @@ def _status_label(status):
 
 
 def _item(change, codes, section_url):
-    current = change.current
     item = {
-        "key": change.key,
-        "status": change.status,
-        "status_label": _status_label(change.status),
-        "moved": change.moved and change.status != "moved",
-        "url": f"{section_url}#{change.key}" if section_url else None,
-        "note": change.note,
-        "cells": [_cell(code, change.text("old", code), change.text("new", code)) for code in codes],
+        "key": change["key"],
+        "status": change["status"],
+        "status_label": _status_label(change["status"]),
+        "moved": change["moved"] and change["status"] != "moved",
+        "url": f"{section_url}#{change['key']}" if section_url else None,
+        "note": change["note"],
+        "cells": [_cell(code, change["cells"][code]) for code in codes],
     }
-    changed_in = change.changed_in()
+    changed_in = change["changed_in"]
     if len(codes) == 1 and item["cells"][0]["empty"] and changed_in:
         # Like the section page: a change with no text in the page's language is shown in one that has it.
         shown = changed_in[0]
-        item["cells"] = [
-            _cell(shown, change.text("old", shown), change.text("new", shown), missing_in=languages.name(codes[0]))
-        ]
-    if change.note is None:
-        item["part"] = Part(current["part"]).label
-        if part := change.attribute("part"):
+        item["cells"] = [_cell(shown, change["cells"][shown], missing_in=languages.name(codes[0]))]
+    if change["note"] is None:
+        item["part"] = Part(change["part"]).label
+        if part := change["part_change"]:
             item["part_change"] = (Part(part[0]).label, Part(part[1]).label)
-        if bullet := change.attribute("bullet"):
+        if bullet := change["bullet_change"]:
             item["bullet_change"] = bullet
     else:
-        item["source"] = current["source"]
-        item["note_language"] = languages.name(current["language"])
+        item["source"] = change["source"]
+        item["note_language"] = languages.name(change["language"])
     return item
 
 
@@ -98,22 +97,25 @@ def _penalty_label(penalty):
     return Penalty(penalty).label if penalty else _("none")
 
 
-def _section(change, codes, page_lang, existing):
+def _section(changed, codes, page_lang, existing):
+    """A `ChangedSection` as the page shows it in `codes`."""
     with translation.override(page_lang):
-        url = reverse("ipg:section", kwargs={"number": change.number})
-    title = change.title(page_lang)
+        url = reverse("ipg:section", kwargs={"number": changed.number})
+    stored = changed.changes
+    title = stored["title"].get(page_lang, "")
+    url = url if changed.number in existing else None
     section = {
-        "number": change.number,
-        "status": change.status,
-        "status_label": _status_label(change.status),
-        "title": title or change.title("en"),
+        "number": changed.number,
+        "status": stored["status"],
+        "status_label": _status_label(stored["status"]),
+        "title": title or stored["title"].get("en", ""),
         "title_lang": languages.html_lang(page_lang if title else "en"),
-        "url": url if change.number in existing else None,
-        "items": [_item(c, codes, url if change.number in existing else None) for c in change.changes],
+        "url": url,
+        "items": [_item(change, codes, url) for change in stored["items"]],
     }
-    if titles := change.title_change:
-        section["title_cells"] = [_cell(code, titles[0].get(code, ""), titles[1].get(code, "")) for code in codes]
-    if penalties := change.penalty_change:
+    if cells := stored["title_cells"]:
+        section["title_cells"] = [_cell(code, cells[code]) for code in codes]
+    if penalties := stored["penalty_change"]:
         section["penalty_change"] = tuple(_penalty_label(p) for p in penalties)
     return section
 
@@ -128,7 +130,8 @@ def release(request, date):
     page_lang = get_language()
     previous = release.previous()
     existing = set(Section.objects.values_list("number", flat=True))
-    sections = [_section(change, codes, page_lang, existing) for change in changes_between(previous, release)]
+    # Computed when the release was published or loaded (`releases.changes`): no diff is run here.
+    sections = [_section(changed, codes, page_lang, existing) for changed in release.changed_sections.all()]
     context = {
         "release": release,
         "title": release.title_in(page_lang),

@@ -35,7 +35,7 @@ class Command(BaseCommand):
         errors = []
         try:
             _chapters, sections = read_content(directory)
-            releases = read_releases(directory, section_docs=sections)
+            releases = read_releases(directory)
             check_statuses(sections, releases, content_dir=directory)
         except ContentError as exc:
             errors.append(str(exc))

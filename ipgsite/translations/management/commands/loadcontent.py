@@ -8,6 +8,7 @@ from ipgsite.finder.files import read_finder
 from ipgsite.finder.loading import load_finder
 from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.releases.files import load_releases, read_releases
+from ipgsite.releases.models import parse_date
 from ipgsite.terms.files import read_terms
 from ipgsite.terms.loading import load_terms
 
@@ -18,21 +19,38 @@ from ...status import check_statuses, load_statuses
 class Command(BaseCommand):
     help = (
         "Load the IPG from content files into the database. The database ends up holding exactly what the "
-        "files say; a file with an error changes nothing. Export admin edits first (exportcontent) to keep them."
+        "files say; a file with an error changes nothing. Export admin edits first (exportcontent) to keep them. "
+        "A published release never changes: a release file that disagrees with what the database froze for its date "
+        "is refused, unless named with --replace-release."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)"
         )
+        parser.add_argument(
+            "--replace-release",
+            action="append",
+            default=[],
+            metavar="DATE",
+            help="replace what the database froze for the release of DATE with its file (repeat for several)",
+        )
 
-    def handle(self, *args, directory=None, **options):
+    def handle(self, *args, directory=None, replace_release=(), **options):
         directory = Path(directory or settings.CONTENT_DIR)
         if not directory.is_dir():
             raise CommandError(f"{directory}: not a directory")
+        replace = set()
+        for value in replace_release:
+            date = parse_date(value)
+            if date is None:
+                raise CommandError(f"--replace-release {value!r}: not a date written as YYYY-MM-DD, e.g. 2024-09-23.")
+            if not (directory / "releases" / f"{value}.toml").exists():
+                raise CommandError(f"--replace-release {value}: {directory}/releases/{value}.toml does not exist.")
+            replace.add(date)
         try:
             chapters, sections = read_content(directory)
-            releases = read_releases(directory, section_docs=sections)
+            releases = read_releases(directory)
             check_statuses(sections, releases, content_dir=directory)
             terms = read_terms(directory, sections)
             graph = read_finder(directory, sections)
@@ -41,7 +59,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 stats, sources_changed = load_documents(chapters, sections)
-                load_releases(directory, section_docs=sections)
+                load_releases(directory, replace=replace)
                 load_statuses(sections, sources_changed, content_dir=directory)
                 term_stats = load_terms(terms)
                 finder_stats = load_finder(graph)
