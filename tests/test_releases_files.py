@@ -13,6 +13,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from edits import change, delete, write, write_note
+from ipgsite.finder.models import Example
 from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release
@@ -44,6 +45,8 @@ def edit_for_second_release():
     last = hidden.paragraphs.order_by("-order").first()
     added = change(Paragraph(section=hidden, key="example-g"), part="example", order=last.order + 1)
     write("2.3", added.key, "en", NEW_PARAGRAPH_EN)
+    # A new example is a worked case of the finder too (checkcontent refuses an example with no recorded path).
+    Example.objects.create(paragraph="2.3#example-g", answers=["in-game", "no-trigger", "no", "no", "no", "yes"])
     Section.objects.filter(number="2.4").update(penalty="game-loss")
 
 
