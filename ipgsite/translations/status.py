@@ -338,6 +338,8 @@ def statuses_into_documents(section_docs):
                     pdoc.follows[code] = followed_release(status, in_releases)
                 elif status.state == State.REVIEWED:
                     pdoc.reviewed.append(code)
+                if status.remark:
+                    pdoc.remarks[code] = status.remark
     notes = _notes_by_place()
     note_statuses = {(status.note_id, status.language): status for status in Status.of_notes.all()}
     for doc in section_docs:
@@ -352,6 +354,8 @@ def statuses_into_documents(section_docs):
                     ndoc.follows[code] = newest_holding(held, status.confirmed_source)
                 elif status.state == State.REVIEWED:
                     ndoc.reviewed.append(code)
+                if status.remark:
+                    ndoc.remarks[code] = status.remark
 
 
 def _notes_by_place():
@@ -431,17 +435,22 @@ def load_statuses(section_docs, sources_changed=(), content_dir=None):
             obj = notes[doc.number, entry.paragraph, entry.place]
             source_language, source, text = obj.language, obj.body_in(obj.language), obj.body_in(code)
             status = note_statuses.get((obj.pk, code)) or Status(paragraph=obj.paragraph, note=obj, language=code)
+        remark = entry.remarks.get(code, "")
         if obj in sources_changed:
+            if status.pk and status.remark != remark:
+                status.remark = remark
+                status.save(update_fields=["remark"])
             continue
         reviewed = code in entry.reviewed
-        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state)
+        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark)
+        status.remark = remark
         status.confirmed_source = source if followed is None else followed
         if reviewed and status.reviewed_at is None:
             status.reviewed_at = now
         elif not reviewed:
             status.reviewed_by, status.reviewed_at = None, None
         status.state = state_for(status, text, source, source_language)
-        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state):
+        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark):
             status.save()
 
 
