@@ -167,8 +167,11 @@ def test_the_dashboard_shows_titles_in_the_interface_language_and_marks_english_
     user = translator(code)
     Translator.objects.create(user=user, interface_language=code)
     page = parse(client_for(user).get("/admin/translate/").content.decode())
-    rows = {th.find("span", class_="number").text(): th for th in page.find("table", class_="tr-table").find_all("th")
-            if th.find("span", class_="number")}
+    rows = {
+        th.find("span", class_="number").text(): th
+        for th in page.find("table", class_="tr-table").find_all("th")
+        if th.find("span", class_="number")
+    }
     for number, title in translated.items():
         span = rows[number].find("span", lang=code.replace("hans", "Hans"))
         assert span is not None and span.text() == title

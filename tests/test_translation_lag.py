@@ -494,7 +494,9 @@ def test_the_reasons_for_close_calls_are_kept_with_the_statuses_and_written_back
     content = tmp_path / "content"
     shutil.copytree(CONTENT, content)
     path = content / "sections" / "2.3.toml"
-    path.write_text(path.read_text().replace('# ja: 正常な状態 ("the correct state")', '# ja: 正常な状態 ("the right state")'))
+    path.write_text(
+        path.read_text().replace('# ja: 正常な状態 ("the correct state")', '# ja: 正常な状態 ("the right state")')
+    )
     Status.objects.all().delete()
     call_command("loadcontent", str(content), stdout=StringIO())
     status = Status.objects.get(paragraph=paragraph("2.3", "philosophy-2"), language="ja")

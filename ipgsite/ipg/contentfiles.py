@@ -346,7 +346,9 @@ class _File:
                 )
             code, remark = match.groups()
             if code not in texts or code == source:
-                raise ContentError(self.path, f"{what}: the remark names {code!r}, which is not a translation it has", n)
+                raise ContentError(
+                    self.path, f"{what}: the remark names {code!r}, which is not a translation it has", n
+                )
             remarks[code] = f"{remarks[code]}\n{remark}" if code in remarks else remark
         return remarks
 
@@ -354,11 +356,10 @@ class _File:
         """Refuse a comment outside any paragraph or note: an export could not keep it."""
         for table, comments in self.lines.comments.items():
             if table[:1] not in (("paragraphs",), ("notes",)):
-                n = comments[0][0]
-                raise ContentError(
-                    self.path, 'a comment belongs inside a paragraph or a note, as "# ja: …"; this one would be lost on '
-                    "export", n
+                message = (
+                    'a comment belongs inside a paragraph or a note, as "# ja: …"; this one would be lost on export'
                 )
+                raise ContentError(self.path, message, comments[0][0])
 
     def translation_statuses(self, table, texts, what, at, source=languages.SOURCE):
         """`follows` and `reviewed`: only for translations the paragraph (or note) has, never for its source
