@@ -540,3 +540,14 @@ def test_a_remark_on_a_translation_the_paragraph_has_is_loaded(ipg, tmp_path):
     call_command("loadcontent", str(content), stdout=StringIO())
     status = Status.objects.get(paragraph=paragraph("2.3", "example-a"), language="ja")
     assert (status.remark, status.state) == ("checked against seed 001", State.TRANSLATED)
+
+
+def test_a_new_translation_or_a_confirmation_drops_the_remark_on_the_old_one(ipg):
+    zh = translator("zh-hans")
+    write("2.3", "remedy-4", "ja", paragraph("2.3", "remedy-4").text_in("ja") + "。")
+    assert Status.objects.get(paragraph=paragraph("2.3", "remedy-4"), language="ja").remark == ""
+    confirm(paragraph("2.3", "upgrade-1"), "zh-hans", zh)
+    status = Status.objects.get(paragraph=paragraph("2.3", "upgrade-1"), language="zh-hans")
+    assert (status.state, status.remark) == (State.TRANSLATED, "")
+    # The near miss: the Japanese of upgrade-1, untouched, keeps its remark.
+    assert "morph" in Status.objects.get(paragraph=paragraph("2.3", "upgrade-1"), language="ja").remark

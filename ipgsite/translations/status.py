@@ -66,7 +66,8 @@ def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, us
         status = existing.get(code) or Status(paragraph=paragraph, language=code, confirmed_source=english)
         text = paragraph.text_in(code)
         if code in changed:
-            status.reviewed_by, status.reviewed_at = None, None
+            # A new translation: whoever reviewed the old one, and why it had its status, no longer speak for it.
+            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
             if text:
                 status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, now
         elif minor and SOURCE in changed and status.confirmed_source == (english_before or ""):
@@ -87,7 +88,7 @@ def refresh_note_statuses(note, changed=(), user=None):
         )
         text = note.body_in(code)
         if code in changed:
-            status.reviewed_by, status.reviewed_at = None, None
+            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
             if text:
                 status.confirmed_source, status.confirmed_by, status.confirmed_at = source, user, now
         status.state = state_for(status, text, source, note.language)
@@ -146,6 +147,7 @@ def confirm(obj, code, user):
     source_language, source = source_of(obj)
     status.confirmed_source = source
     status.confirmed_by, status.confirmed_at = user, timezone.now()
+    status.remark = ""  # the translator's confirmation replaces whatever decided its status before
     status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
     status.save()
     content_changed()  # the reader's page loses its lag mark
