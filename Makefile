@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench
+.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -17,7 +17,19 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@
 
-install: $(VENV)/.installed messages node_modules/.installed
+## The XLIFF 1.2 schema the exchange tests validate against: Debian's php-symfony-translation ships it (with the
+## xml.xsd it imports); only the .deb is downloaded and unpacked into the virtualenv, nothing is installed.
+XLIFF_SCHEMA := $(VENV)/share/xliff/xliff-core-1.2-strict.xsd
+$(XLIFF_SCHEMA): | $(VENV)/.installed
+	rm -rf $(VENV)/share/xliff-deb && mkdir -p $(VENV)/share/xliff-deb $(dir $@)
+	cd $(VENV)/share/xliff-deb && (apt-get download -qq php-symfony-translation 2>/dev/null || \
+		(apt-get update -qq && apt-get download -qq php-symfony-translation))
+	dpkg-deb -x $(VENV)/share/xliff-deb/php-symfony-translation_*.deb $(VENV)/share/xliff-deb/root
+	cp $(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xliff-core-1.2-strict.xsd \
+		$(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xml.xsd $(dir $@)
+	rm -rf $(VENV)/share/xliff-deb
+
+install: $(VENV)/.installed messages node_modules/.installed $(XLIFF_SCHEMA)
 
 ## axe-core, which the accessibility tests inject into pages (package.json; npm from Debian when missing).
 node_modules/.installed: package.json
@@ -79,6 +91,11 @@ bench-memory: install
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/release_bench.py
+
+## Proposing a whole document (30 sections at 50x the seeds' text): seconds and peak memory, against reading and
+## splitting it, as ratios.
+bench-import: install
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/import_bench.py
 
 ## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
 ## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.

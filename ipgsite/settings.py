@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "ipgsite.caching",
     "ipgsite.offline",
     "ipgsite.translations",
+    "ipgsite.importing",
     "ipgsite.api",
     "ipgsite.crosslinks",
     "ipgsite.search",
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "ipgsite.study",
     "ipgsite.terms",
     "ipgsite.finder",
+    "ipgsite.exchange",
 ]
 
 MIDDLEWARE = [
@@ -140,6 +142,9 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not DEPLOYED
 
 CONTENT_DIR = Path(env("CONTENT_DIR", default=str(BASE_DIR / "content")))
+# The source texts, as the repository keeps them: checkcontent checks that each place content/terms.toml cites holds
+# its name.
+SEEDS_DIR = Path(env("SEEDS_DIR", default=str(BASE_DIR / "tests" / "fixtures" / "seeds")))
 # Link preview pictures of shared paragraphs (ipgsite/study), drawn once per text; PREVIEW_FONT is a font file
 # with Chinese and Japanese (default: Noto Sans CJK, found with fc-match).
 PREVIEW_IMAGE_DIR = Path(env("PREVIEW_IMAGE_DIR", default=str(BASE_DIR / "previews")))

@@ -11,6 +11,7 @@ from ipgsite.study.sitemaps import sitemaps as study_sitemaps
 from ipgsite.terms.sitemaps import GlossarySitemap
 
 urlpatterns = [
+    path("admin/translate/exchange/", include("ipgsite.exchange.urls")),
     path("admin/translate/", include("ipgsite.translations.urls")),
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),

@@ -16,9 +16,9 @@ def overflow(page):
 @pytest.mark.parametrize(
     "code, taps",
     [
-        ("en", ["No, once the game had begun", "No triggered ability is involved", "No", "No", "No", "Yes"]),
-        ("ja", ["いいえ、ゲーム開始後です", "誘発型能力は関係しない", "いいえ", "いいえ", "いいえ", "はい"]),
-        ("zh-hans", ["否,发生在游戏开始之后", "不涉及触发式异能", "否", "不能", "否", "是"]),
+        ("en", ["No, once the game had begun", "No, neither is involved", "No", "No", "No", "Yes"]),
+        ("ja", ["いいえ、ゲーム開始後です", "いいえ、どちらも関係しない", "いいえ", "いいえ", "いいえ", "はい"]),
+        ("zh-hans", ["否,发生在游戏开始之后", "否,两者都不涉及", "否", "不能", "否", "是"]),
     ],
 )
 def test_tapping_through_to_the_hidden_card_error_at_390px(live_ipg, new_page, code, taps):
@@ -49,11 +49,46 @@ def test_changing_an_earlier_answer_by_tapping_the_path_back(live_ipg, new_page)
     page.goto(f"{live_ipg.url}/en/finder/in-game/no-trigger/no/no/no/yes/")
     with page.expect_navigation(url="**/en/finder/in-game/no-trigger/"):
         page.locator("nav.finder-path li a").nth(2).tap()
-    assert page.locator("h1").inner_text().startswith("Was an additional card seen")
+    assert page.locator("h1").inner_text().startswith("Did a card the player should not have seen")
     with page.expect_navigation(url="**/en/finder/in-game/no-trigger/seen-only/"):
-        page.locator("a.finder-answer", has_text="Yes: an extra card was seen").tap()
+        page.locator("a.finder-answer", has_text="Yes: it was only seen").tap()
     assert "Looking at Extra Cards" in page.locator("h1").inner_text()
     assert overflow(page) <= 0
     with page.expect_navigation(url="**/en/finder/"):
         page.locator("a.finder-restart").tap()
     assert page.locator("nav.finder-path").count() == 0
+
+
+def test_a_worked_example_is_walked_from_the_first_page_at_390px(live_ipg, new_page):
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{live_ipg.url}/en/finder/")
+    examples = page.locator("section.finder-worked blockquote")
+    assert examples.count() == 14 and overflow(page) <= 0
+    confidant = page.locator("a.finder-worked-link", has_text="Example C of 2.3")
+    confidant.scroll_into_view_if_needed()
+    box = confidant.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert "Dark Confidant" in examples.nth(6).inner_text()
+    with page.expect_navigation(url="**/en/finder/in-game/shown/no/no/no/yes/"):
+        confidant.tap()
+    assert page.locator("section.finder-outcome h1 .number").inner_text() == "2.3"
+    assert page.locator("nav.finder-path li").count() == 6
+    assert overflow(page) <= 0
+
+
+@pytest.mark.parametrize("code", ["en", "zh-hans", "ja"])
+@pytest.mark.parametrize("path", ["", "ipg/2.3/"])
+def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(live_ipg, new_page, code, path, tmp_path):
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{live_ipg.url}/{code}/{path}")
+    assert overflow(page) <= 0
+    for name in ("finder-link", "glossary-link"):
+        link = page.locator(f"header.site-header a.{name}")
+        box = link.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] < 844, (name, box)
+    page.screenshot(path=str(tmp_path / f"header-{code}.png"))
+    with page.expect_navigation(url=f"**/{code}/glossary/"):
+        page.locator("header.site-header a.glossary-link").tap()
+    with page.expect_navigation(url=f"**/{code}/finder/"):
+        page.locator("header.site-header a.finder-link").tap()

@@ -48,7 +48,7 @@ MALFORMED = {
     ),
     "unknown citation": (
         None,
-        ('cites = ["2.3#definition-2"]\nen = "Was an', 'cites = ["2.3#definition-9"]\nen = "Was an'),
+        ('cites = ["2.3#definition-2"]\nen = "Did a', 'cites = ["2.3#definition-9"]\nen = "Did a'),
         "seen-not-added",
         "cites 2.3#definition-9, but section 2.3 has no paragraph 'definition-9'",
     ),
@@ -72,7 +72,7 @@ MALFORMED = {
     ),
     "a language neither written nor marked missing": (
         None,
-        ('ja = "その誤りは誘発型能力に関するものですか?"\n', ""),
+        ('ja = "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"\n', ""),
         "trigger",
         "no ja wording for the question or an answer, and not marked missing",
     ),
@@ -142,13 +142,15 @@ def test_the_same_graph_checks_and_loads_clean(ipg, content):
     assert "finder: 7 questions, 9 outcomes" in out.getvalue()
     out = StringIO()
     call_command("loadcontent", str(content), stdout=out)
-    assert "the finder's 7 questions and 9 outcomes: 0 created, 0 updated, 0 deleted" in out.getvalue()
+    assert (
+        "the finder's 7 questions, 9 outcomes and 14 worked examples: 0 created, 0 updated, 0 deleted" in out.getvalue()
+    )
     assert finder_snapshot() == before
 
 
 def test_a_language_marked_missing_is_accepted_and_exported_as_missing(ipg, content, tmp_path):
     path = content / "finder.toml"
-    replace(path, 'ja = "その誤りは誘発型能力に関するものですか?"\n', 'missing = ["ja"]\n')
+    replace(path, 'ja = "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"\n', 'missing = ["ja"]\n')
     call_command("loadcontent", str(content), stdout=StringIO())
     trigger = Question.objects.get(key="trigger")
     assert trigger.text_in("ja") == "" and all(trigger.answers_in("ja"))
@@ -165,16 +167,20 @@ def test_export_writes_the_graph_back_byte_for_byte(ipg, tmp_path):
 
 
 def test_an_edited_question_in_the_file_updates_that_question_only_with_history(ipg, content):
-    replace(content / "finder.toml", 'en = "Is the error about a triggered ability?"', 'en = "Is a trigger involved?"')
+    replace(
+        content / "finder.toml",
+        'en = "Does the error involve a triggered ability, or a Saga\'s lore counter?"',
+        'en = "Is a trigger involved?"',
+    )
     before = {q.key: q.revision for q in Question.objects.all()}
     out = StringIO()
     call_command("loadcontent", str(content), stdout=out)
-    assert "9 outcomes: 0 created, 1 updated, 0 deleted" in out.getvalue()
+    assert "14 worked examples: 0 created, 1 updated, 0 deleted" in out.getvalue()
     after = {q.key: q.revision for q in Question.objects.all()}
     assert [key for key in after if after[key] != before[key]] == ["trigger"]
     change = Change.objects.of_question(Question.objects.get(key="trigger")).first()
     assert (change.before, change.after, change.field, change.user) == (
-        "Is the error about a triggered ability?",
+        "Does the error involve a triggered ability, or a Saga's lore counter?",
         "Is a trigger involved?",
         "text",
         None,
@@ -192,6 +198,7 @@ def test_a_question_removed_from_the_file_is_removed_with_its_statuses(ipg, cont
     end = text.index('[[questions]]\nkey = "trigger"')
     text = text[:start] + text[end:]
     text = text.replace('next = "scry-after-mulligan"', 'next = "mulligan-procedure-error"')
+    text = text.replace('answers = ["pre-game", "other-error"]', 'answers = ["pre-game"]')  # the worked examples too
     text = text.replace(
         '[[outcomes]]\nkey = "hidden-card-error-after-mulligan"\nsection = "2.3"\ncites = ["2.4#definition-1"]\n\n', ""
     )

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from ipgsite.finder.graph import Graph
+from ipgsite.ipg import languages
 from pages import parse
 
 
@@ -20,9 +21,10 @@ def test_a_section_page_links_every_finder_step_that_ends_there(client, ipg):
     assert finder_links(client, "/en/ipg/2.3/") == [
         "/en/finder/pre-game/more-than-one/",
         "/en/finder/in-game/no-trigger/no/no/no/yes/",
+        "/en/finder/in-game/shown/no/no/no/yes/",
     ]
-    assert finder_links(client, "/ja/ipg/2.1/") == ["/ja/finder/in-game/not-shown/"]
-    assert len(finder_links(client, "/zh-hans/ipg/2.5/")) == 4
+    assert finder_links(client, "/ja/ipg/2.1/") == ["/ja/finder/in-game/not-shown/", "/ja/finder/in-game/lore-counter/"]
+    assert len(finder_links(client, "/zh-hans/ipg/2.5/")) == 6
     for url in finder_links(client, "/en/ipg/2.5/"):
         assert client.get(url).context["step"].node.section.number == "2.5"
 
@@ -49,7 +51,7 @@ def search_steps(client, url):
     [
         ("/en/search/?q=drew+an+extra+card", "/en/finder/in-game/no-trigger/no/no/no/"),
         ("/zh-hans/search/?q=多抓了一张牌", "/zh-hans/finder/in-game/no-trigger/no/no/no/"),
-        ("/ja/search/?q=対戦相手が承諾", "/ja/finder/in-game/no-trigger/no/no/"),
+        ("/ja/search/?q=対戦相手がその場で認めていた", "/ja/finder/in-game/no-trigger/no/no/"),
         ("/en/search/?q=scried+after+a+mulligan", "/en/finder/pre-game/"),
     ],
 )
@@ -90,12 +92,52 @@ def test_a_question_without_wording_in_the_page_language_is_shown_in_english_and
     shutil.copytree(settings.CONTENT_DIR, content)
     path = content / "finder.toml"
     path.write_text(
-        path.read_text().replace('ja = "その誤りは誘発型能力に関するものですか?"\n', 'missing = ["ja"]\n', 1)
+        path.read_text().replace(
+            'ja = "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"\n', 'missing = ["ja"]\n', 1
+        )
     )
     call_command("loadcontent", str(content), stdout=StringIO())
     page = parse(client.get("/ja/finder/in-game/").content)
     h1 = page.find("h1")
-    assert h1.attrs["lang"] == "en" and h1.text() == "Is the error about a triggered ability?"
+    assert (
+        h1.attrs["lang"] == "en"
+        and h1.text() == "Does the error involve a triggered ability, or a Saga's lore counter?"
+    )
     assert page.find("p", class_="missing-label") is not None
     # its answers still have Japanese wording
     assert {a.attrs["lang"] for a in page.find_all("a", class_="finder-answer")} == {"ja"}
+
+
+HEADER_LINKS = {
+    "en": ("Finder", "Glossary"),
+    "zh-hans": ("违规查找", "术语表"),
+    "ja": ("ファインダー", "用語集"),
+}
+
+
+@pytest.mark.parametrize("code", languages.CODES)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "ipg/2.3/",
+        "ipg/3.1/",
+        "penalties/",
+        "glossary/",
+        "search/?q=draw",
+        "finder/in-game/",
+        "quiz/",
+        "changes/",
+        "list/",
+        "ipg/2.3/example-c/",
+        "no-such-page/",
+    ],
+)
+def test_every_page_header_links_the_finder_and_the_glossary_in_its_language(client, ipg, code, path):
+    response = client.get(f"/{code}/{path}")
+    assert response.status_code in (200, 404), path
+    header = parse(response.content).find("header", class_="site-header")
+    finder, glossary = header.find("a", class_="finder-link"), header.find("a", class_="glossary-link")
+    assert finder is not None and glossary is not None, path
+    assert (finder.attrs["href"], glossary.attrs["href"]) == (f"/{code}/finder/", f"/{code}/glossary/")
+    assert (finder.text(), glossary.text()) == HEADER_LINKS[code]

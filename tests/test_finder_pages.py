@@ -200,3 +200,85 @@ def test_the_finder_is_in_the_sitemap_in_every_language_and_its_steps_are_not(cl
     for code in languages.CODES:
         assert f"/{code}/finder/</loc>" in xml
     assert "/finder/in-game/" not in xml
+
+
+def outcome_number(client, url):
+    return client.get(url).context["step"].node.section.number
+
+
+def test_a_trigger_handled_in_time_goes_on_to_the_hidden_card_questions(client, ipg):
+    """2.3 example C: a Dark Confidant trigger resolved, the card not revealed; a Hidden Card Error, not a Game Rule
+    Violation. Its near miss, a handled trigger whose later mistake anyone can see and put right, stays a GRV."""
+    page = parse(client.get("/en/finder/in-game/shown/").content)
+    assert page.find("section", class_="finder-question") is not None
+    assert outcome_number(client, "/en/finder/in-game/shown/no/no/no/yes/") == "2.3"
+    assert outcome_number(client, "/en/finder/in-game/shown/no/yes/") == "2.5"
+    assert outcome_number(client, "/en/finder/in-game/shown/seen-only/") == "2.2"
+
+
+def test_a_forgotten_lore_counter_on_a_saga_reaches_missed_trigger_citing_2_1(client, ipg):
+    page = parse(client.get("/en/finder/in-game/").content)
+    lore = page.find("a", class_="finder-answer", href="/en/finder/in-game/lore-counter/")
+    assert lore is not None and "lore counter" in lore.text()
+    assert "lore counter" in page.find("h1").text()
+    response = client.get("/en/finder/in-game/lore-counter/")
+    assert response.context["step"].node.section.number == "2.1"
+    quote = parse(response.content).find("blockquote", class_="finder-citation")
+    assert quote.find("a").attrs["href"] == "/en/ipg/2.1/#definition-9"
+    assert "伝承カウンター" in quote.text()  # 2.1 is in Japanese only: its sentence on the lore counter
+    # the near miss: "neither is involved" no longer reaches 2.1
+    ruled = parse(client.get("/en/finder/in-game/no-trigger/no/no/no/yes/").content).find(
+        "ul", class_="finder-ruled-out"
+    )
+    assert "2.1" in [s.text() for s in ruled.find_all("span", class_="number")]
+
+
+def ruled_out_by(client, url):
+    """{section number: the step URL of the question credited with ruling it out}."""
+    ruled = parse(client.get(url).content).find("ul", class_="finder-ruled-out")
+    return {
+        li.find("span", class_="number").text(): li.find("span", class_="finder-by").find("a").attrs["href"]
+        for li in ruled.find_all("li")
+    }
+
+
+def test_ruled_out_credits_the_question_after_whose_answer_the_infraction_was_out_of_reach(client, ipg):
+    # Looking at Extra Cards: a Hidden Card Error is still reachable after "the game had begun"; the question on
+    # what was only seen is the one that turns it away.
+    assert ruled_out_by(client, "/en/finder/in-game/no-trigger/seen-only/") == {
+        "2.1": "/en/finder/in-game/",
+        "2.3": "/en/finder/in-game/no-trigger/",
+        "2.4": "/en/finder/",
+        "2.5": "/en/finder/in-game/no-trigger/",
+    }
+    page = parse(client.get("/en/finder/in-game/no-trigger/seen-only/").content)
+    hce = next(li for li in page.find("ul", class_="finder-ruled-out").find_all("li") if "2.3" in li.text())
+    assert [a.attrs["href"] for a in hce.find_all("a")][-1] == "/en/ipg/2.3/#definition-2"
+    assert "/en/ipg/2.3/#example-f" not in [a.attrs["href"] for a in hce.find_all("a")]
+    assert ruled_out_by(client, "/en/finder/in-game/shown/no/no/no/yes/") == {
+        "2.1": "/en/finder/in-game/",
+        "2.2": "/en/finder/in-game/shown/",
+        "2.4": "/en/finder/",
+        "2.5": "/en/finder/in-game/shown/no/no/no/",
+    }
+    # the near miss: before the game, Hidden Card Error stays reachable until the scry question
+    assert ruled_out_by(client, "/en/finder/pre-game/other-error/") == {
+        "2.1": "/en/finder/",
+        "2.2": "/en/finder/",
+        "2.3": "/en/finder/pre-game/",
+        "2.5": "/en/finder/",
+    }
+
+
+def test_the_guidance_mark_stands_beside_each_question(client, ipg):
+    page = parse(client.get("/ja/finder/in-game/").content)
+    h1 = page.find("h1")
+    mark = page.find("section", class_="finder-question").find("p", class_="finder-mark")
+    assert mark is not None and "公式テキストではありません" in mark.text() and mark.attrs["lang"] == "ja"
+    children = [c for c in h1.parent.children if not isinstance(c, str)]
+    assert children[children.index(h1) + 1] is mark
+    page = parse(client.get("/en/finder/in-game/no-trigger/no/no/no/yes/").content)
+    for li in page.find("nav", class_="finder-path").find("ol").find_all("li"):
+        assert li.find("small", class_="finder-mark").text() == "site's guidance, not official text"
+    for li in page.find("ul", class_="finder-ruled-out").find_all("li"):
+        assert li.find("small", class_="finder-mark") is not None

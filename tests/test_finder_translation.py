@@ -31,7 +31,7 @@ def test_a_translator_rewords_a_question_in_their_language_with_history(ipg):
     assert q.text_ja == "誘発型能力が関わっていますか?" and q.revision == opened + 1
     change = Change.objects.of_question(q).first()
     assert (change.user, change.field, change.language, change.after) == (ja, "text", "ja", q.text_ja)
-    assert change.before == "その誤りは誘発型能力に関するものですか?"
+    assert change.before == "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"
     assert state("trigger", "ja") == State.TRANSLATED
 
 
@@ -39,7 +39,7 @@ def test_a_translator_may_not_word_another_language(ipg):
     q = question()
     with pytest.raises(PermissionDenied):
         writing.write_text(q, "zh-hans", "改写", by=translator("ja"), base_revision=q.revision)
-    assert question().text_zh_hans == "此失误是否与触发式异能有关?"
+    assert question().text_zh_hans == "此失误是否与触发式异能或史诗的传奇指示物有关?"
     assert not Change.objects.of_question(q).exclude(user=None).exists()
 
 
@@ -69,10 +69,9 @@ def test_answers_are_one_line_each_as_many_as_the_question_has(ipg):
         writing.write_text(q, "ja", "はい\nいいえ", by=ja, base_revision=q.revision, field="answers")
     with pytest.raises(ValidationError):
         writing.write_text(q, "ja", "はい\n\nいいえ", by=ja, base_revision=q.revision, field="answers")
-    assert writing.write_text(
-        q, "ja", "はい(忘れた)\nはい(示した)\nいいえ", by=ja, base_revision=q.revision, field="answers"
-    )
-    assert question().answers_in("ja") == ["はい(忘れた)", "はい(示した)", "いいえ"]
+    answers = "はい(忘れた)\nはい(伝承カウンター)\nいいえ\n示した"
+    assert writing.write_text(q, "ja", answers, by=ja, base_revision=q.revision, field="answers")
+    assert question().answers_in("ja") == ["はい(忘れた)", "はい(伝承カウンター)", "いいえ", "示した"]
 
 
 def test_a_question_saved_outside_the_write_path_is_refused(ipg):
@@ -99,7 +98,7 @@ def test_a_translator_in_the_admin_words_their_language_only(ipg):
     # the crafted post: another language's column is refused, and nothing of it is stored
     crafted = {**data, "text_zh_hans": "改写", "base_revision": question().revision}
     assert client.post(url, crafted).status_code == 403
-    assert question().text_zh_hans == "此失误是否与触发式异能有关?"
+    assert question().text_zh_hans == "此失误是否与触发式异能或史诗的传奇指示物有关?"
 
 
 def test_the_dashboard_counts_the_finders_questions_by_status_and_links_to_them(ipg):

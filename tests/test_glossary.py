@@ -131,3 +131,51 @@ def test_the_page_is_in_the_interface_language(client, ipg, code):
     root = glossary(client, f"/{code}/glossary/")
     heading = {"en": "Glossary", "zh-hans": "术语表", "ja": "用語集"}[code]
     assert root.find("h1").text() == heading
+
+
+def test_an_infraction_no_text_names_in_english_has_the_outlines_title(client, ipg):
+    # No English text of 2.1 is on the site; the outline calls it Missed Trigger.
+    root = glossary(client)
+    article = entry(root, "missed-trigger")
+    assert article.find("h3").text() == "Missed Trigger" and article.find("h3").attrs["lang"] == "en"
+    dd = article.find("div", class_="term-name-en").find("dd")
+    assert "missing" not in dd.classes and "from-outline" in dd.classes and dd.attrs["lang"] == "en"
+    assert dd.text() == "Missed Trigger (the title in the IPG's outline)"
+    assert dd.find("span", class_="name-source").attrs["lang"] == "en"
+    assert names(entry(root, "cheating"))["English"][0].startswith("Cheating ")
+    # the near misses: a name a text has is shown as it is, and a game term gets nothing from the outline
+    assert "from-outline" not in entry(root, "hidden-card-error").find("div", class_="term-name-en").find("dd").classes
+    assert names(entry(glossary(client, "/ja/glossary/"), "disguise"))["日本語"][0] == "未翻訳"
+    zh = entry(glossary(client, "/zh-hans/glossary/"), "missed-trigger")
+    assert names(zh)["简体中文"][0] == "缺失"  # the outline has no Chinese title for 2.1
+    assert zh.find("div", class_="term-name-en").find("span", class_="name-source").text() == "(IPG目录中的标题)"
+
+
+@pytest.mark.parametrize("code", ["en", "zh-hans", "ja"])
+def test_each_page_puts_its_languages_headword_first_and_sorts_by_it(client, ipg, code):
+    from ipgsite.ipg import languages
+
+    root = glossary(client, f"/{code}/glossary/")
+    lang = languages.html_lang(code)
+    for group in root.find_all("section", class_="glossary-kind"):
+        articles = group.find_all("article")
+        for article in articles:
+            assert article.find("dl", class_="term-names").find("div").attrs["class"] == f"term-name-{code}"
+        named = [a for a in articles if a.find("h3").attrs.get("lang") == lang]
+        headings = [a.find("h3").text().casefold() for a in named]
+        assert headings == sorted(headings)
+        assert articles[: len(named)] == named  # those without a name in the page's language come after
+    first = root.find("section", id="kind-infraction").find("article")
+    assert first.find("h3").attrs["lang"] == lang  # /en/glossary/ no longer opens on 誘発忘れ
+
+
+def test_a_former_name_is_shown_as_a_former_name(client, ipg):
+    # 2.3 was 游戏行动失误~额外抓牌 in the Chinese texts
+    article = entry(glossary(client, "/zh-hans/glossary/"), "hidden-card-error")
+    former = article.find("p", class_="term-former")
+    assert former.text() == "旧称: 额外抓牌" and former.find("span").attrs["lang"] == "zh-Hans"
+    assert article.find("p", class_="term-variants") is None  # not "also written"
+    # the near miss: other forms are still "also written"
+    english = entry(glossary(client), "mulligan")
+    assert english.find("p", class_="term-variants").text() == "Also written: mulligans"
+    assert english.find("p", class_="term-former") is None

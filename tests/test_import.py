@@ -1,4 +1,4 @@
-"""Raw text in the seeds' shapes, aligned to the existing paragraph keys for review before saving."""
+"""Raw text in the seeds' shapes, aligned to the existing paragraph keys for review before saving (the admin page)."""
 
 import re
 
@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 
 from edits import write
+from ipgsite.importing.alignment import propose_section as align
 from ipgsite.ipg.models import Section
-from ipgsite.translations.importing import align
 from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
@@ -28,7 +28,7 @@ def squeeze(text):
 def test_seed_000_aligns_to_the_keys_of_2_3(ipg):
     alignment = align(Section.objects.get(number="2.3"), seed("000"))
     assert [row.paragraph.key for row in alignment.rows] == keys_in_order("2.3")
-    assert not alignment.unmatched and not alignment.warnings
+    assert not alignment.unplaced and not alignment.warnings
     for row in alignment.rows:
         zh = alignment.proposal(row.paragraph.key, "zh-hans")
         assert zh.kind == "same", row.paragraph.key  # the Chinese Definition's three sentences land on definition-1
@@ -55,7 +55,7 @@ def test_seed_002_without_headings_aligns_to_the_keys_of_2_4(ipg):
     ]
     # The site chrome before the title (updates, navigation with 2.3's former name) is not content.
     every_text = " ".join(p.imported for row in alignment.rows for p in row.proposals)
-    assert "额外抓牌" not in every_text and "更新" not in every_text and not alignment.unmatched
+    assert "额外抓牌" not in every_text and "更新" not in every_text and not alignment.unplaced
 
 
 def test_importing_000_and_002_reproduces_content_for_2_3_and_2_4(ipg, tmp_path):
@@ -121,4 +121,5 @@ def test_any_paste_gets_a_page_not_an_error(ipg, raw):
 
 def test_a_paste_of_another_section_is_pointed_out(ipg):
     alignment = align(Section.objects.get(number="2.4"), seed("000"))
-    assert alignment.warnings == ["2.3"]
+    assert alignment.title_number == "2.3"
+    assert alignment.warnings == ["The pasted title says section 2.3, but this is section 2.4."]

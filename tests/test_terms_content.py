@@ -98,7 +98,7 @@ BROKEN = {
         'defined_at must be a paragraph like "2.3#definition-1"',
     ),
     "a found location that is none": (
-        lambda t: t.replace('"002:19"', '"line 19"', 1),
+        lambda t: t.replace('["002:19"', '["line 19"', 1),
         "'line 19' is no location",
     ),
     "a term without any name": (

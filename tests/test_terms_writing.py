@@ -127,7 +127,15 @@ def test_an_editor_adds_a_term_in_the_admin(ipg):
     page = client.get("/admin/terms/term/add/")
     data = admin_form_data(page)
     data.update(
-        {"key": "test-term", "kind": "card", "order": "99", "name_en": "Zzyzx Test Card", "found": json.dumps({})}
+        {
+            "key": "test-term",
+            "kind": "card",
+            "order": "99",
+            "name_en": "Zzyzx Test Card",
+            "found": json.dumps({}),
+            "attested_by_variants": json.dumps([]),
+            "not_in": json.dumps({}),
+        }
     )
     response = client.post("/admin/terms/term/add/", data)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -20,11 +20,17 @@
     section = "2.5"                     # the infraction; its penalty is the section's
     cites = ["2.3#philosophy-2"]        # the paragraphs that say it is this infraction
 
+    [[examples]]                        # a worked example: one per example paragraph of every section with text
+    paragraph = "2.3#example-c"
+    answers = ["in-game", "shown", "no", "no", "no", "yes"]   # what a judge answers for its facts, from the first
+
 A question or an outcome referenced by several answers is written once: shared branches are keys, not copies.
 `read_finder` checks the graph: unique keys, every `next` a node, every cited section and paragraph in
 content/sections, no cycle, every node reachable from the first question, every question with answers, and a wording
-in each language unless `missing` names it. Every error names the file, the line, the node and the reason. `dump_finder`
-writes one canonical text, so a load followed by an export reproduces the file byte for byte.
+in each language unless `missing` names it; every example paragraph of content/sections recorded once, its answers
+walking from the first question to an outcome in the example's own section. Every error names the file, the line,
+the node and the reason. `dump_finder` writes one canonical text, so a load followed by an export reproduces the file
+byte for byte.
 """
 
 import re
@@ -33,7 +39,7 @@ from pathlib import Path
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, _File, _load_toml, _toml_string
-from ipgsite.ipg.models import KEY_PATTERN
+from ipgsite.ipg.models import KEY_PATTERN, Paragraph
 
 FILENAME = "finder.toml"
 HEADER = (
@@ -44,6 +50,7 @@ CITATION = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0
 QUESTION_FIELDS = {"key", "cites", "missing", "answers", *languages.CODES}
 ANSWER_FIELDS = {"key", "next", *languages.CODES}
 OUTCOME_FIELDS = {"key", "section", "cites"}
+EXAMPLE_FIELDS = {"paragraph", "answers"}
 
 
 @dataclass
@@ -73,9 +80,17 @@ class OutcomeDoc:
 
 
 @dataclass
+class ExampleDoc:
+    paragraph: str  # "2.3#example-c"
+    answers: list  # answer keys, from the first question
+    line: int | None = None
+
+
+@dataclass
 class Graph:
     questions: list
     outcomes: list
+    examples: list = field(default_factory=list)
 
     @property
     def start(self):
@@ -116,7 +131,7 @@ def parse_finder(path):
     path = Path(path)
     text, data = _load_toml(path)
     f = _File(path, text)
-    f.fields(data, {"questions", "outcomes"}, FILENAME)
+    f.fields(data, {"questions", "outcomes", "examples"}, FILENAME)
     seen, questions, outcomes, answer_index = {}, [], [], 0
     for index, table in enumerate(f.tables(data.get("questions", []), "questions", "question", ("questions",))):
         at = ("questions", index)
@@ -163,9 +178,22 @@ def parse_finder(path):
         section = f.string(table.get("section"), f"node {key!r}: section", (*at, "section"), 10)
         cites = _cites(f, table.get("cites"), f"node {key!r}", (*at, "cites"))
         outcomes.append(OutcomeDoc(key=key, section=section, cites=cites, line=seen[key]))
+    examples = []
+    for index, table in enumerate(f.tables(data.get("examples", []), "examples", "example", ("examples",))):
+        at = ("examples", index)
+        f.fields(table, EXAMPLE_FIELDS, "an example", at)
+        paragraph = f.string(table.get("paragraph"), "an example's paragraph", (*at, "paragraph"), 80)
+        if not CITATION.fullmatch(paragraph):
+            raise f.error(f'example {paragraph!r}: write a section and a key, "2.3#example-c"', (*at, "paragraph"))
+        if any(e.paragraph == paragraph for e in examples):
+            raise f.error(f"example {paragraph}: recorded twice", (*at, "paragraph"))
+        answers = table.get("answers")
+        if not isinstance(answers, list) or not answers or not all(isinstance(a, str) for a in answers):
+            raise f.error(f'example {paragraph}: answers must be a non-empty list of answer keys, "in-game"', at)
+        examples.append(ExampleDoc(paragraph=paragraph, answers=list(answers), line=f.lines.of(*at)))
     if not questions:
         raise f.error("the finder has no question: write at least one [[questions]] table")
-    return Graph(questions=questions, outcomes=outcomes)
+    return Graph(questions=questions, outcomes=outcomes, examples=examples)
 
 
 def check_graph(path, graph, section_docs):
@@ -223,6 +251,45 @@ def check_graph(path, graph, section_docs):
     for node in [*graph.questions, *graph.outcomes]:
         if node.key not in reached:
             raise error(node, f"unreachable from the first question {graph.start!r}")
+    check_examples(path, graph, section_docs)
+
+
+def check_examples(path, graph, section_docs):
+    """Every example paragraph recorded, each walking from the first question to an outcome in its own section."""
+    questions = {q.key: q for q in graph.questions}
+    outcomes = {o.key: o for o in graph.outcomes}
+    parts = {(s.number, p.key): p.part for s in section_docs for p in s.paragraphs}
+    for example in graph.examples:
+
+        def error(reason, example=example):
+            return ContentError(path, f"example {example.paragraph}: {reason}", example.line)
+
+        number, key = example.paragraph.split("#")
+        if parts.get((number, key)) != "example":
+            raise error(f"section {number} has no example paragraph {key!r}")
+        node = graph.start
+        for answer in example.answers:
+            if node not in questions:
+                raise error(f"the path has reached the outcome {node!r} before {answer!r}: one answer too many")
+            keys = [a.key for a in questions[node].answers]
+            if answer not in keys:
+                raise error(f"{answer!r} is no answer to the question {node!r} (its answers: {', '.join(keys)})")
+            node = questions[node].answers[keys.index(answer)].next
+        if node not in outcomes:
+            raise error(f"the path stops at the question {node!r}; answer it too, up to an infraction")
+        if outcomes[node].section != number:
+            ends = outcomes[node].section
+            raise error(f"the path ends at section {ends} (outcome {node!r}), not at its own section {number}")
+    recorded = {e.paragraph for e in graph.examples}
+    for section in section_docs:
+        for paragraph in section.paragraphs:
+            if paragraph.part == "example" and f"{section.number}#{paragraph.key}" not in recorded:
+                where = section.path.name if section.path else f"section {section.number}"
+                raise ContentError(
+                    path,
+                    f"example {section.number}#{paragraph.key} ({where}) has no recorded path: add an [[examples]] "
+                    f'table with paragraph = "{section.number}#{paragraph.key}" and the answers a judge gives for it',
+                )
 
 
 def read_finder(directory, section_docs):
@@ -252,12 +319,15 @@ def dump_finder(graph):
     for o in graph.outcomes:
         lines += ["", "[[outcomes]]", f"key = {_toml_string(o.key)}", f"section = {_toml_string(o.section)}"]
         lines.append(_cites_line(o.cites))
+    for e in graph.examples:
+        answers = ", ".join(_toml_string(a) for a in e.answers)
+        lines += ["", "[[examples]]", f"paragraph = {_toml_string(e.paragraph)}", f"answers = [{answers}]"]
     return "\n".join(lines) + "\n"
 
 
 def documents_from_database():
     """The database's graph as documents, in the file's order (None if it holds no question)."""
-    from .models import Outcome, Question
+    from .models import Example, Outcome, Question
 
     questions = []
     for question in Question.objects.order_by("order", "key"):
@@ -283,4 +353,11 @@ def documents_from_database():
         OutcomeDoc(key=o.key, section=o.section.number, cites=o.cites)
         for o in Outcome.objects.order_by("order", "key").select_related("section")
     ]
-    return Graph(questions=questions, outcomes=outcomes)
+    # A recorded example whose paragraph was deleted goes with it, so the export loads again.
+    existing = {f"{n}#{k}" for n, k in Paragraph.objects.values_list("section__number", "key")}
+    examples = [
+        ExampleDoc(paragraph=e.paragraph, answers=e.answers)
+        for e in Example.objects.order_by("order")
+        if e.paragraph in existing
+    ]
+    return Graph(questions=questions, outcomes=outcomes, examples=examples)

@@ -94,7 +94,8 @@ class Graph:
 
 @dataclass
 class RuledOut:
-    """An infraction the path ruled out, and the question (with its citations) whose answer ruled it out."""
+    """An infraction the path ruled out, and the question (with its citations) after whose answer it was out of
+    reach."""
 
     section: Section
     taken: Taken
@@ -115,18 +116,21 @@ class Step:
         return tuple(t.answer_key for t in self.taken)
 
     def ruled_out(self):
-        """For an outcome: the other infractions each answer on the way turned away from, first ruling only."""
+        """For an outcome: each other infraction the path can no longer reach, credited to the question after whose
+        answer it could not be reached any more."""
         if not self.is_outcome:
             return []
         found, memo = {}, {}
+
+        def sections_from(key):
+            return {o.section_id: o.section for o in map(self.graph.outcomes.get, self.graph.outcomes_from(key, memo))}
+
         for taken in self.taken:
-            for i, choice in enumerate(taken.question.choices):
-                if i == taken.index:
-                    continue
-                for key in self.graph.outcomes_from(choice["next"], memo):
-                    section = self.graph.outcomes[key].section
-                    if section.pk != self.node.section_id and section.pk not in found:
-                        found[section.pk] = RuledOut(section=section, taken=taken)
+            before = sections_from(taken.question.key)
+            after = sections_from(taken.question.choices[taken.index]["next"])
+            for pk, section in before.items():
+                if pk not in after and pk != self.node.section_id:
+                    found.setdefault(pk, RuledOut(section=section, taken=taken))
         return sorted(found.values(), key=lambda r: r.section.order)
 
 

@@ -5,23 +5,28 @@ from ipgsite.ipg.models import Section
 from ipgsite.translations import writing
 from ipgsite.translations.writing import CONTENT_FILES, LATEST
 
-from .models import Outcome, Question
+from .models import Example, Outcome, Question
 
 
 def load_finder(graph):
-    """{created, updated, deleted}: the counts of questions and outcomes. Unchanged ones are not touched.
+    """{created, updated, deleted}: the counts of questions, outcomes and worked examples. Unchanged ones are not
+    touched.
 
     `graph` None (no finder.toml) empties the finder.
     """
     stats = {"created": 0, "updated": 0, "deleted": 0}
     questions = graph.questions if graph else []
     outcomes = graph.outcomes if graph else []
+    examples = graph.examples if graph else []
     sections = {s.number: s.pk for s in Section.objects.all()}
     with writing.batch(CONTENT_FILES):
         for model, docs in ((Question, questions), (Outcome, outcomes)):
             for obj in model.objects.exclude(key__in=[doc.key for doc in docs]):
                 writing.delete(obj, by=CONTENT_FILES)
                 stats["deleted"] += 1
+        for obj in Example.objects.exclude(paragraph__in=[doc.paragraph for doc in examples]):
+            writing.delete(obj, by=CONTENT_FILES)
+            stats["deleted"] += 1
         existing = {o.key: o for o in Outcome.objects.all()}
         for order, doc in enumerate(outcomes, 1):
             outcome = existing.get(doc.key) or Outcome(key=doc.key)
@@ -58,4 +63,11 @@ def load_finder(graph):
                 stats["created"] += 1
             elif changed:
                 stats["updated"] += 1
+        existing = {e.paragraph: e for e in Example.objects.all()}
+        for order, doc in enumerate(examples, 1):
+            example = existing.get(doc.paragraph) or Example(paragraph=doc.paragraph)
+            values = {"order": order, "answers": doc.answers}
+            if example.pk is None or any(getattr(example, name) != value for name, value in values.items()):
+                stats["created" if example.pk is None else "updated"] += 1
+                writing.save_structure(example, values, by=CONTENT_FILES)
     return stats

@@ -71,3 +71,20 @@ class Outcome(models.Model):
 
     def __str__(self):
         return f"{self.key} → {self.section.number}"
+
+
+class Example(models.Model):
+    """A worked example: an IPG example paragraph, and the answers a judge gives for its facts from the first question.
+
+    The path ends at the example's own section (checkcontent sees to it); the finder's first page lists them.
+    """
+
+    paragraph = models.CharField(max_length=80, unique=True)  # "2.3#example-c"
+    order = models.PositiveIntegerField(default=0)
+    answers = models.JSONField(default=list)  # answer keys, from the first question
+
+    class Meta:
+        ordering = ["order", "paragraph"]
+
+    def __str__(self):
+        return f"{self.paragraph}: {'/'.join(self.answers)}"

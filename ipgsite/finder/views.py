@@ -1,14 +1,18 @@
 """The finder's pages: one question per step, each answer a link to the next step; an outcome names the infraction."""
 
+import string
+
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages
+from ipgsite.ipg.models import Paragraph, Part
 from ipgsite.ipg.reading import note_texts, shown_text
 
 from .graph import Graph, cited_paragraphs, step_url
+from .models import Example
 
 MAX_DEPTH = 100  # deeper than any graph checkcontent accepts is no step
 
@@ -38,6 +42,37 @@ def citations(cites, codes):
         }
         for paragraph in cited_paragraphs(cites)
     ]
+
+
+def worked_examples(graph, codes, query):
+    """The IPG's example paragraphs recorded as cases, each with its text in each of `codes` and the link to the step
+    its answers reach (an example whose paragraph or path is gone since the load is left out)."""
+    examples = list(Example.objects.order_by("order"))
+    paragraphs = {f"{p.section.number}#{p.key}": p for p in cited_paragraphs([e.paragraph for e in examples])}
+    counts, letters = {}, {}  # each example's letter within its section, as the section page labels it
+    for pk, section_id in Paragraph.objects.filter(part=Part.EXAMPLE).order_by("order").values_list("pk", "section"):
+        letters[pk] = string.ascii_uppercase[counts.get(section_id, 0) % 26]
+        counts[section_id] = counts.get(section_id, 0) + 1
+    found = []
+    for example in examples:
+        paragraph = paragraphs.get(example.paragraph)
+        if paragraph is None:
+            continue
+        try:
+            end = graph.walk(tuple(example.answers))
+        except Http404:
+            continue
+        if end.is_outcome:
+            found.append(
+                {
+                    "paragraph": paragraph,
+                    "section": paragraph.section,
+                    "letter": letters.get(paragraph.pk, ""),
+                    "texts": [shown_text(paragraph, "text", code, fallback=len(codes) == 1) for code in codes],
+                    "href": step_url(example.answers) + query,
+                }
+            )
+    return found
 
 
 def _wording(text, code):
@@ -112,5 +147,6 @@ def step(request, answers=""):
                 for i, choice in enumerate(node.choices)
             ],
             citations=citations(node.cites, codes),
+            worked_examples=worked_examples(graph, codes, query) if not keys else [],
         )
     return render(request, "finder/step.html", context)

@@ -88,6 +88,8 @@ class TermAdmin(ContentAdmin):
         "inflections",
         "defined_in",
         "found",
+        "attested_by_variants",
+        "not_in",
         "base_revision",
         "status_of_names",
         "history",

@@ -14,13 +14,18 @@
     [terms.inflections]                 # grammatical forms of a name the texts need not contain
     en = ["mulliganed"]
 
+    [terms.not_in]                      # phrases in which a form means something else: never an occurrence
+    en = ["with one hand"]
+
     [terms.found]                       # where each name and variant was found: a seed's line, or section#key
     "mulligan" = ["002:19", "2.4#definition-1"]
 
 A seed location is the seed file's number and a line (`002:19` is line 19 of tests/fixtures/seeds/002_….txt); a
-paragraph location is `section#key`, whose text in the name's language holds the name. The file is optional: a
-content directory without it has no terms. `dump_terms` writes one canonical text, so a load followed by an export
-reproduces the file byte for byte.
+paragraph location is `section#key`, whose text in the name's language holds the name. Each place holds the form
+itself, not another inflection of it: a name the texts hold only in its variants ("scry": scries, scried) has no
+places, and `attested_by_variants = ["en"]` says so. A phrase in `not_in` holds one of the term's forms in its
+language. The file is optional: a content directory without it has no terms. `dump_terms` writes one canonical
+text, so a load followed by an export reproduces the file byte for byte.
 """
 
 import re
@@ -31,6 +36,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, _File, _kind, _load_toml, _toml_string
 from ipgsite.ipg.models import KEY_PATTERN
 
+from .lookup import form_pattern
 from .models import Kind, Term
 
 FILENAME = "terms.toml"
@@ -43,11 +49,17 @@ TERM_FIELDS = {
     "variants",
     "inflections",
     "found",
+    "attested_by_variants",
+    "not_in",
     *languages.CODES,
 }
 PARAGRAPH_LOCATION = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)")
 SEED_LOCATION = re.compile(r"(?P<seed>\d{3}):(?P<line>[1-9]\d*)")
-HEADER = "# The IPG's terms. Names and variants only as the source texts have them; `found` says where."
+HEADER = """\
+# The IPG's terms. Names and variants only as the source texts have them; `found` says where: a seed's line
+# ("002:19") or a paragraph ("2.3#example-c") that holds the form itself, not another inflection of it.
+# attested_by_variants = ["en"]: the texts hold that language's name only in its variants (scry: scries, scried).
+# [terms.not_in]: phrases in which a form means something else ("with one hand"): the site never marks it there."""
 MAX_NAME = Term._meta.get_field("name").max_length
 
 
@@ -60,6 +72,8 @@ class TermDoc:
     inflections: dict = field(default_factory=dict)  # {code: [form]}
     defined_at: str = ""  # "2.3#definition-1"
     found: dict = field(default_factory=dict)  # {form: [location]}
+    attested_by_variants: list = field(default_factory=list)  # languages whose name only its variants attest
+    not_in: dict = field(default_factory=dict)  # {code: [phrase]} where a form means something else
     outdated: list = field(default_factory=list)  # translated names that follow an older English name
     reviewed: list = field(default_factory=list)  # translated names someone other than their translator reviewed
     line: int | None = None
@@ -137,6 +151,28 @@ def parse_terms(path):
             raise f.error(f"{what}: a name is either outdated or reviewed, not both", (*at, "reviewed"))
         doc.variants = _forms_table(f, table.get("variants", {}), "variants", what, (*at, "variants"))
         doc.inflections = _forms_table(f, table.get("inflections", {}), "inflections", what, (*at, "inflections"))
+        doc.not_in = _forms_table(f, table.get("not_in", {}), "not_in", what, (*at, "not_in"))
+        for code, phrases in doc.not_in.items():
+            own = [form for c, form in doc.forms() if c == code]
+            for phrase in phrases:
+                if not any(re.search(form_pattern(form), phrase, re.IGNORECASE) for form in own):
+                    raise f.error(
+                        f"{what}: the not_in phrase {phrase!r} holds none of its {code} forms", (*at, "not_in", code)
+                    )
+                if phrase.casefold() in (form.casefold() for form in own):
+                    raise f.error(f"{what}: the not_in phrase {phrase!r} is one of its own forms", (*at, "not_in"))
+        codes = table.get("attested_by_variants", [])
+        if not isinstance(codes, list) or len(set(map(str, codes))) != len(codes):
+            raise f.error(
+                f"{what}: attested_by_variants must be a list of languages, each once", (*at, "attested_by_variants")
+            )
+        for code in codes:
+            if code not in names or not doc.variants.get(code):
+                raise f.error(
+                    f"{what}: attested_by_variants names {code!r}, but it has no {code} name with variants",
+                    (*at, "attested_by_variants"),
+                )
+        doc.attested_by_variants = list(codes)
         forms = {}
         for code, form in doc.forms():
             if (code, form) in forms:
@@ -146,9 +182,14 @@ def parse_terms(path):
             table.get("found", {}), f"{what}: [terms.found]", "a table of locations by form", (*at, "found")
         )
         known = {form for _code, form in doc.forms()}
+        unplaced = {names[code] for code in doc.attested_by_variants}
         for form, locations in found.items():
             if form not in known:
                 raise f.error(f"{what}: found lists {form!r}, which is none of its names or variants", (*at, "found"))
+            if form in unplaced:
+                raise f.error(
+                    f"{what}: found lists {form!r}, which attested_by_variants says no text holds", (*at, "found")
+                )
             if not isinstance(locations, list) or not locations or not all(isinstance(x, str) for x in locations):
                 raise f.error(f"{what}: found.{form!r} must be a non-empty list of locations", (*at, "found"))
             for location in locations:
@@ -211,12 +252,13 @@ def dump_terms(docs):
         if doc.defined_at:
             lines.append(f"defined_at = {_toml_string(doc.defined_at)}")
         lines += [f"{code} = {_toml_string(doc.names[code])}" for code in languages.CODES if code in doc.names]
-        for name in ("outdated", "reviewed"):
+        for name in ("outdated", "reviewed", "attested_by_variants"):
             codes = [code for code in languages.CODES if code in getattr(doc, name)]
             if codes:
                 lines.append(f"{name} = [{', '.join(_toml_string(code) for code in codes)}]")
         lines += _forms_block("variants", doc.variants)
         lines += _forms_block("inflections", doc.inflections)
+        lines += _forms_block("not_in", doc.not_in)
         if doc.found:
             # In the order of the forms: the database (jsonb) does not keep the order of a table's keys.
             order = list(dict.fromkeys(form for _code, form in doc.forms()))
@@ -248,6 +290,8 @@ def documents_from_database():
             variants={code: forms for code in languages.CODES if (forms := term.variants_in(code))},
             inflections={code: forms for code in languages.CODES if (forms := term.inflections_in(code))},
             defined_at=f"{defined.section.number}#{defined.key}" if defined else "",
+            attested_by_variants=[code for code in languages.CODES if code in (term.attested_by_variants or [])],
+            not_in={code: phrases for code in languages.CODES if (phrases := term.not_in_phrases(code))},
         )
         # Where a form no longer in the termbase (a name edited since) was found goes with it, and so does a
         # paragraph deleted since.

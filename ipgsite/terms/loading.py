@@ -10,7 +10,14 @@ from .models import Term
 
 def _values(doc, order, paragraphs):
     defined = paragraphs[tuple(doc.defined_at.split("#"))] if doc.defined_at else None
-    return {"kind": doc.kind, "order": order, "defined_in_id": defined, "found": doc.found}
+    return {
+        "kind": doc.kind,
+        "order": order,
+        "defined_in_id": defined,
+        "found": doc.found,
+        "attested_by_variants": doc.attested_by_variants,
+        "not_in": doc.not_in,
+    }
 
 
 def load_terms(docs):

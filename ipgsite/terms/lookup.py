@@ -5,7 +5,7 @@ is read again from the database after any write of content.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -22,6 +22,7 @@ class TermForms:
     names: dict  # language code ("en", "zh-hans", "ja") -> name; absent where missing
     variants: dict  # language code -> other forms (inflections, abbreviations, former names)
     defined_at: str | None  # "2.3#definition-1"
+    not_in: dict = field(default_factory=dict)  # language code -> phrases in which a form means something else
 
     def forms(self):
         """(language, form) for every name and variant."""
@@ -33,34 +34,50 @@ class TermForms:
 
 
 def form_pattern(form):
-    """A form as a regular expression: CJK as a substring, Latin on word boundaries; any run of spaces matches."""
+    """A form as a regular expression: CJK as a substring, Latin as whole words (a hyphen joins two words into one:
+    "down" is no word of "face-down"); any run of spaces matches."""
     pattern = r"\s+".join(re.escape(word) for word in form.split())
     if LATIN.match(form[0]):
-        pattern = r"(?<![A-Za-z0-9])" + pattern
+        pattern = r"(?<![A-Za-z0-9])(?<![A-Za-z0-9]-)" + pattern
     if LATIN.match(form[-1]):
-        pattern += r"(?![A-Za-z0-9])"
+        pattern += r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
     return pattern
 
 
+def _alternatives(forms):
+    """One regular expression for these forms, the longest tried first."""
+    ordered = sorted(set(forms), key=lambda f: (-len(f), f))
+    return re.compile("|".join(form_pattern(f) for f in ordered), re.IGNORECASE) if ordered else None
+
+
 class Matcher:
-    """Finds the terms in a text: the longest form wins where forms overlap ("再调度失误" over "再调度")."""
+    """Finds the terms in a text. A term never matches inside a longer word, nor inside a longer term's form, which
+    wins ("再调度失误" over "再调度"), nor inside one of its `not_in` phrases ("公開領域" in "非公開領域")."""
 
     def __init__(self, terms):
         self.owner = {}
         for term in terms:
             for _code, form in term.forms():
                 self.owner.setdefault(form.casefold(), term)
-        forms = sorted({form for term in terms for _code, form in term.forms()}, key=lambda f: (-len(f), f))
-        self.regex = re.compile("|".join(form_pattern(f) for f in forms), re.IGNORECASE) if forms else None
+        self.regex = _alternatives(form for term in terms for _code, form in term.forms())
+        self.not_in = {
+            term.key: _alternatives(phrase for phrases in term.not_in.values() for phrase in phrases)
+            for term in terms
+            if term.not_in
+        }
 
     def finditer(self, text):
         """(start, end, words, TermForms) for each occurrence, in order."""
         if self.regex is None:
             return
+        excepted = {key: [m.span() for m in regex.finditer(text)] for key, regex in self.not_in.items()}
         for match in self.regex.finditer(text):
             term = self.owner.get(" ".join(match.group().split()).casefold())
-            if term is not None:
-                yield match.start(), match.end(), match.group(), term
+            if term is None:
+                continue
+            if any(start <= match.start() and match.end() <= end for start, end in excepted.get(term.key, ())):
+                continue
+            yield match.start(), match.end(), match.group(), term
 
 
 def _read_terms():
@@ -82,6 +99,7 @@ def _read_terms():
                 names=names,
                 variants=variants,
                 defined_at=f"{defined.section.number}#{defined.key}" if defined else None,
+                not_in={code: tuple(phrases) for code in languages.CODES if (phrases := term.not_in_phrases(code))},
             )
         )
     return tuple(terms)

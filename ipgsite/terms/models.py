@@ -30,8 +30,10 @@ class Term(models.Model):
 
     `name`, `variants` and `inflections` have a column per language (django-modeltranslation). Variants are other
     forms the texts attest (abbreviations, former names, inflected forms), one per line; inflections are grammatical
-    forms of a name that the texts need not contain (drew for draw). Names change only through
-    `translations.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
+    forms of a name that the texts need not contain (drew for draw). `not_in` lists, per language, the phrases in
+    which a name means something else ("with one hand" is no player's hand): no occurrence is found inside them.
+    Names change only through `translations.writing`, like paragraphs: with statuses, history, rights and the
+    lost-update check.
     """
 
     key = models.CharField(max_length=64, unique=True, validators=[term_key_validator], verbose_name=_("key"))
@@ -61,6 +63,18 @@ class Term(models.Model):
         help_text=_("Where each name and variant was found: {name: [locations]}."),
         verbose_name=_("found"),
     )
+    attested_by_variants = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("The languages whose name the texts hold only in its variants (scry: scries, scried)."),
+        verbose_name=_("attested by variants"),
+    )
+    not_in = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("Phrases in which a name means something else and is no occurrence: {language: [phrases]}."),
+        verbose_name=_("not in"),
+    )
     revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     objects = TermQuerySet.as_manager()
@@ -86,6 +100,9 @@ class Term(models.Model):
 
     def inflections_in(self, code):
         return forms_of(languages.translated(self, "inflections", code))
+
+    def not_in_phrases(self, code):
+        return list((self.not_in or {}).get(code, []))
 
 
 def forms_of(text):

@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ipgsite.importing import alignment, applying
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
 from ipgsite.releases.snapshots import english_in_releases, notes_in_releases
 
-from . import history, importing, memory, writing
+from . import history, memory, writing
 from .forms import InterfaceLanguageForm, ItemFormSet
 from .models import Change, State, Status, Translator
 from .permissions import (
@@ -626,6 +627,7 @@ def revert_change(request, change_id):
 @translators_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_text(request, number):
+    """The importer's proposal for this section, paragraphs and notes, to review; the ticked rows applied together."""
     section = _section(number)
     mine = translatable_languages(request.user)
     if not mine:
@@ -634,33 +636,65 @@ def import_text(request, number):
     cjk = request.POST.get("cjk", "auto")
     if cjk not in ("auto", *languages.CJK):
         cjk = "auto"
-    alignment, status_code, applied = None, 200, []
+    source = request.POST.get("source", "").strip()[:200]
+    proposal, status_code = None, 200
     if request.method == "POST":
         if not raw.strip():
             messages.error(request, _("Paste the section's text first."))
         elif len(raw) > 200_000:
             messages.error(request, _("That is more text than one section holds; paste one section at a time."))
         else:
-            alignment = importing.align(section, raw, cjk)
+            proposal = alignment.propose_section(section, raw, cjk)
             if "apply" in request.POST:
-                applied, conflicts = _apply(request, section, alignment, mine)
-                if not conflicts:
+                chosen = set(request.POST.getlist("take"))
+                revisions = {
+                    f"{section.number}:{row.key}": parse_revision(request.POST.get(f"revision-{row.key}"))
+                    for row in proposal.rows
+                    if not row.is_new
+                }
+                try:
+                    written = applying.apply([(proposal, chosen)], request.user, source, revisions)
+                except Conflict as conflict:
+                    status_code = 409
+                    messages.error(
+                        request,
+                        _(
+                            "%(key)s [%(language)s] was changed by %(who)s since you made the proposal; "
+                            "it was not imported."
+                        )
+                        % {
+                            "key": getattr(conflict.obj, "key", conflict.obj),
+                            "language": conflict.code,
+                            "who": conflict.by,
+                        }
+                        + " "
+                        + _("Nothing was imported."),
+                    )
+                except ValidationError as error:
+                    status_code = 400
+                    messages.error(request, " ".join(error.messages) + " " + _("Nothing was imported."))
+                else:
+                    if chosen - applying.choices(proposal):
+                        messages.warning(
+                            request, _("Some selected rows are no longer in the proposal and were skipped.")
+                        )
                     messages.success(
                         request,
-                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(applied))
-                        % {"count": len(applied)},
+                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(written))
+                        % {"count": len(written)},
                     )
                     return HttpResponseRedirect(reverse("translations:dashboard"))
-                status_code = 409
-                alignment = importing.align(section, raw, cjk)
+                proposal = alignment.propose_section(section, raw, cjk)
     context = _context(
         request,
         title=_("Import text into %(number)s") % {"number": section.number},
         section=section,
         raw=raw,
         cjk=cjk,
-        alignment=alignment,
+        source=source,
+        alignment=proposal,
         mine=mine,
+        editor=can_edit_structure(request.user),
         language_names=dict(languages_with_names()),
     )
     return render(request, "translations/import.html", context, status=status_code)
@@ -668,34 +702,3 @@ def import_text(request, number):
 
 def languages_with_names():
     return [(code, languages.name(code)) for code in languages.CODES]
-
-
-def _apply(request, section, alignment, mine):
-    wanted = set(request.POST.getlist("take"))
-    for choice in wanted:  # every right is checked before anything is saved
-        require_translate(request.user, choice.rpartition(":")[2])
-    applied, conflicts = [], []
-    for row in alignment.rows:
-        for proposal in row.proposals:
-            if f"{row.paragraph.key}:{proposal.code}" not in wanted or proposal.kind == "same":
-                continue
-            base = parse_revision(request.POST.get(f"revision-{row.paragraph.key}"))
-            try:
-                if writing.write_text(
-                    row.paragraph, proposal.code, proposal.imported, by=request.user, base_revision=base
-                ):
-                    applied.append((row.paragraph.key, proposal.code))
-            except Conflict as conflict:
-                conflicts.append(conflict)
-                messages.error(
-                    request,
-                    _("%(key)s [%(language)s] was changed by %(who)s since you made the proposal; it was not imported.")
-                    % {"key": row.paragraph.key, "language": proposal.code, "who": conflict.by},
-                )
-            except ValidationError as error:
-                conflicts.append(error)
-                messages.error(request, f"{row.paragraph.key} [{proposal.code}]: {' '.join(error.messages)}")
-    unknown = wanted - {f"{row.paragraph.key}:{p.code}" for row in alignment.rows for p in row.proposals}
-    if unknown:
-        messages.warning(request, _("Some selected rows are no longer in the proposal and were skipped."))
-    return applied, conflicts

@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ipgsite.finder.models import Outcome, Question
+from ipgsite.finder.models import Example, Outcome, Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 from ipgsite.terms.models import Term
@@ -487,7 +487,7 @@ def save_structure(obj, values, *, by):
         if isinstance(stored, Paragraph):
             current.touched_paragraph_ids.add(stored.pk)
         current.terms_changed |= isinstance(stored, Term)
-        current.finder_changed |= isinstance(stored, (Question, Outcome))
+        current.finder_changed |= isinstance(stored, (Question, Outcome, Example))
         current.structure_changed = True
     return stored
 
@@ -501,5 +501,5 @@ def delete(obj, *, by):
         type(obj).objects.filter(pk=obj.pk).delete()
         current.names_changed |= isinstance(obj, (Section, Alias, Chapter))
         current.terms_changed |= isinstance(obj, Term)
-        current.finder_changed |= isinstance(obj, (Question, Outcome))
+        current.finder_changed |= isinstance(obj, (Question, Outcome, Example))
         current.structure_changed = True

@@ -7,6 +7,7 @@ from ipgsite.finder.files import read_finder
 from ipgsite.ipg import languages
 from ipgsite.ipg.contentfiles import ContentError, parse_section, read_content
 from ipgsite.releases.files import read_releases
+from ipgsite.terms.attestation import misplaced, read_seeds
 from ipgsite.terms.files import read_terms
 
 from ...status import check_statuses
@@ -16,7 +17,9 @@ class Command(BaseCommand):
     help = (
         "Check the content files: per section, which paragraphs lack which language; unknown keys and "
         "fields; notes that point nowhere; terms with unknown keys, shared names or defining paragraphs that don't "
-        "exist; the finder's graph (cycles, dead ends, unreachable nodes, unknown citations, duplicate nodes). "
+        "exist, or citing a seed line or paragraph (found) that does not hold the name; the finder's graph "
+        "(cycles, dead ends, unreachable nodes, unknown citations, duplicate nodes) and its worked examples (an "
+        "example paragraph with no recorded path, or a path that does not end at its section). "
         "Exits non-zero on structural errors."
     )
 
@@ -24,9 +27,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "directory", nargs="?", default=None, help="content directory (default: settings.CONTENT_DIR)"
         )
+        parser.add_argument("--seeds", default=None, help="the source texts (default: settings.SEEDS_DIR)")
 
-    def handle(self, *args, directory=None, **options):
+    def handle(self, *args, directory=None, seeds=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)
+        seeds_dir = Path(seeds or settings.SEEDS_DIR)
         errors = []
         try:
             _chapters, sections = read_content(directory)
@@ -40,6 +45,9 @@ class Command(BaseCommand):
         except ContentError as exc:
             errors.append(str(exc))
             terms = []
+        if terms:
+            problems = misplaced(terms, sections, read_seeds(seeds_dir))
+            errors += [f"{directory / 'terms.toml'}: {problem} (seeds: {seeds_dir})" for problem in problems]
         try:
             graph = read_finder(directory, sections) if sections else None
         except ContentError as exc:
@@ -80,8 +88,8 @@ class Command(BaseCommand):
             missing = {code: sum(1 for q in graph.questions if code in q.missing) for code in languages.CODES}
             gaps = ", ".join(f"{count} missing in {code}" for code, count in missing.items() if count)
             self.stdout.write(
-                f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes"
-                + (f"; {gaps}" if gaps else "")
+                f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes, "
+                f"{len(graph.examples)} worked examples" + (f"; {gaps}" if gaps else "")
             )
         for error in errors:
             self.stderr.write(f"error: {error}")

@@ -1,0 +1,18 @@
+from django import template
+
+from ipgsite.ipg import languages
+from ipgsite.translations.permissions import translatable_languages
+
+register = template.Library()
+
+
+@register.inclusion_tag("exchange/dashboard.html", takes_context=True)
+def exchange_files(context):
+    """On the translators' dashboard: for each of the user's languages, its files from each other language, and the
+    XLIFF upload."""
+    mine = translatable_languages(context["request"].user)
+    pairs = [
+        (target, languages.name(target), [(source, languages.name(source)) for source in languages.others(target)])
+        for target in mine
+    ]
+    return {"pairs": pairs, "csrf_token": context.get("csrf_token")}

@@ -1,0 +1,81 @@
+"""Telling an annotated edition's commentary from its official text, and what each note is on.
+
+In the Japanese annotated edition nothing marks which is which but the content: the official text is a
+translation, in the plain form (…した。…である。…適用される。), and the commentary addresses the reader in the
+polite form (…です。…ます。…しましょう。), often opening with この文は, この部分は or 例えば. A commentary box
+(`alert … [/alert]`) is commentary whatever its form. Commentary is on the official paragraph before it; a run of
+commentary paragraphs is one note, except that one opening on an example's letter ("例(C)は") is a note on that
+example.
+"""
+
+import re
+
+POLITE = re.compile(r"(です|ます|ました|ません|でした|ましょう|ください|でしょう|ませんでした)[」』）)\]]*$")
+OPENINGS = (
+    "この文は",
+    "この部分は",
+    "この例",
+    "この場合",
+    "この条項",
+    "この違反の",
+    "例えば",
+    "例を挙げると",
+    "加えて",
+)
+EXAMPLE_OPENING = re.compile(r"^例\s*[(（]([A-Z])[)）]")
+PLAIN_OPENINGS = ("例えば",)  # opens official text too: counts only beside the polite form
+
+
+def sentences(text):
+    return [s for s in re.split(r"(?<=[。！？])", text.strip()) if s.strip()]
+
+
+def politeness(text):
+    """The share of the text's sentences in the polite form."""
+    found = sentences(text)
+    if not found:
+        return 0.0
+    return sum(bool(POLITE.search(s.strip().rstrip("。！？"))) for s in found) / len(found)
+
+
+def is_commentary(unit):
+    """Whether a unit without English is commentary rather than official text."""
+    if unit.box:
+        return True
+    if unit.label or len(unit.texts) != 1:
+        return False
+    text = next(iter(unit.texts.values()))
+    share = politeness(text)
+    if share >= 0.5:
+        return True
+    opens = text.startswith(OPENINGS) and not text.startswith(PLAIN_OPENINGS)
+    return share > 0 and opens
+
+
+def example_named(unit):
+    """The example a commentary paragraph opens on ("例(C)は、…" → "c"), or ""."""
+    match = EXAMPLE_OPENING.match(next(iter(unit.texts.values()), ""))
+    return match.group(1).lower() if match else ""
+
+
+def classify(units):
+    """Mark commentary, and attach each run of it to the official unit before it as notes: [(unit, example)].
+
+    Returns the units of official text, and the commentary that comes before any official text."""
+    official, orphans, current = [], [], None  # current: the note being written, [texts by language]
+    for unit in units:
+        if not is_commentary(unit):
+            official.append(unit)
+            current = None
+            continue
+        unit.commentary = True
+        if not official:
+            orphans.append(unit)
+            continue
+        example = example_named(unit)
+        if current is None or unit.box or example or current["box"]:
+            current = {"texts": {}, "example": example, "box": unit.box, "line": unit.line}
+            official[-1].notes.append(current)
+        for code, text in unit.texts.items():
+            current["texts"][code] = f"{current['texts'][code]}\n\n{text}" if code in current["texts"] else text
+    return official, orphans

@@ -1,0 +1,51 @@
+"""The finder's questions and answers are the site's own words: none repeats a run of an IPG sentence."""
+
+from difflib import SequenceMatcher
+
+import pytest
+
+from ipgsite.finder.models import Question
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Paragraph
+
+# The longest run of characters a wording may share with a paragraph in its language: room for a term ("pre-game
+# procedures", "対戦相手がコントロールする"), none for a clause.
+LONGEST = {"en": 24, "zh-hans": 15, "ja": 15}
+
+
+def longest_shared_run(text, paragraphs):
+    best = (0, "", "")
+    for cite, other in paragraphs:
+        match = SequenceMatcher(None, text, other, autojunk=False).find_longest_match(0, len(text), 0, len(other))
+        best = max(best, (match.size, text[match.a : match.a + match.size], cite))
+    return best
+
+
+@pytest.mark.parametrize("code", languages.CODES)
+def test_no_question_or_answer_repeats_an_ipg_sentence(ipg, code):
+    paragraphs = [
+        (f"{p.section.number}#{p.key}", text)
+        for p in Paragraph.objects.select_related("section")
+        if (text := languages.translated(p, "text", code))
+    ]
+    assert paragraphs
+    for question in Question.objects.all():
+        wordings = {question.key: question.text_in(code)}
+        wordings.update(
+            {
+                f"{question.key}/{c['key']}": label
+                for c, label in zip(question.choices, question.answers_in(code), strict=True)
+            }
+        )
+        for name, text in wordings.items():
+            size, run, cite = longest_shared_run(text, paragraphs)
+            assert size <= LONGEST[code], f"{name} ({code}) repeats {cite}: {run!r}"
+
+
+def test_a_wording_that_copies_a_clause_is_caught(ipg):
+    """The near miss's counterpart: the check finds a clause lifted from 2.3 definition-1."""
+    paragraphs = [("2.3#definition-1", Paragraph.objects.get(section__number="2.3", key="definition-1").text_en)]
+    copied = "Was the error one that cannot be corrected by only publicly available information?"
+    assert longest_shared_run(copied, paragraphs)[0] > LONGEST["en"]
+    own = "Could both players see what went wrong, and put it right from what is on the table and in plain view?"
+    assert longest_shared_run(own, paragraphs)[0] <= LONGEST["en"]

@@ -1,0 +1,147 @@
+"""`manage.py importtext`: a dry run by default; --apply writes as one user, with that user's rights, in one
+transaction, with history; bad input is a clear error that changes nothing."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from edits import delete, write
+from importing_measure import seed
+from ipgsite.ipg.models import Note, Paragraph, Section
+from ipgsite.translations.models import Change
+from people import SEEDS, editor, translator
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
+
+
+def seed_file(tmp_path, prefix, text=None):
+    path = tmp_path / f"{prefix}.txt"
+    path.write_text(text if text is not None else seed(prefix), encoding="utf-8")
+    return str(path)
+
+
+def run(*arguments):
+    out = StringIO()
+    call_command("importtext", *arguments, stdout=out, stderr=out)
+    return out.getvalue()
+
+
+def stored(number):
+    section = Section.objects.get(number=number)
+    texts = [(p.key, p.text_en, p.text_zh_hans, p.text_ja, p.revision) for p in section.paragraphs.order_by("order")]
+    notes = [(n.paragraph.key, n.body_ja, n.order) for n in Note.objects.filter(paragraph__section=section)]
+    return texts, notes, Change.objects.count()
+
+
+def without_japanese(number):
+    section = Section.objects.get(number=number)
+    for paragraph in section.paragraphs.all():
+        write(number, paragraph.key, "ja", "")
+    for note in Note.objects.filter(paragraph__section=section):
+        delete(note)
+
+
+def test_the_json_lists_every_unit_and_where_it_would_go_and_the_dry_run_changes_nothing(ipg, tmp_path):
+    before = stored("2.3")
+    output = json.loads(run(seed_file(tmp_path, "001"), "--section", "2.3", "--json"))
+    (section,) = output["sections"]
+    assert set(section) >= {"number", "paragraphs", "notes", "unplaced"}
+    assert {"key", "language", "text"} <= set(section["paragraphs"][0])
+    assert {"paragraph", "language", "text"} <= set(section["notes"][0])
+    # Everything is listed, also what is the same as stored.
+    assert len(section["paragraphs"]) == 19 and {p["change"] for p in section["paragraphs"]} == {"same"}
+    assert len(section["notes"]) == 19 and {n["change"] for n in section["notes"]} == {"same"}
+    assert stored("2.3") == before
+
+
+def test_apply_writes_the_annotated_edition_with_history_as_the_japanese_translator(ipg, tmp_path):
+    without_japanese("2.3")
+    user = translator("ja")
+    last = Change.objects.order_by("-pk").values_list("pk", flat=True).first()
+    output = run(
+        seed_file(tmp_path, "001"),
+        "--section",
+        "2.3",
+        "--source",
+        "Japanese annotated edition",
+        "--apply",
+        "--as",
+        user.username,
+    )
+    assert "Imported 19 texts and 19 notes" in output
+    assert Paragraph.objects.get(section__number="2.3", key="definition-1").text_ja.startswith("プレイヤーが、公開")
+    notes = Note.objects.filter(paragraph__section__number="2.3", language="ja")
+    assert notes.count() == 19 and set(notes.values_list("source", flat=True)) == {"Japanese annotated edition"}
+    assert list(notes.filter(paragraph__key="example-f").order_by("order").values_list("body_ja", flat=True))[
+        1
+    ].startswith("例(F)は")
+    new = Change.objects.filter(pk__gt=last)
+    assert new.count() == 38 and {c.user_id for c in new} == {user.pk}
+    assert {c.action for c in new} == {Change.Action.EDIT, Change.Action.ADD}
+    # Imported again: nothing left to write.
+    assert "Imported 0 texts and 0 notes" in run(
+        seed_file(tmp_path, "001"), "--section", "2.3", "--apply", "--as", user.username
+    )
+
+
+def test_a_japanese_translator_cannot_apply_english_and_nothing_is_written(ipg, tmp_path):
+    # Seed 003's English differs from the stored English in two paragraphs.
+    user = translator("ja")
+    without_japanese("2.3")
+    raw = seed("003") + "\n\n"
+    before = stored("2.3")
+    with pytest.raises(CommandError, match="Nothing was imported: You may not edit the English text"):
+        run(seed_file(tmp_path, "003", raw), "--apply", "--as", user.username)
+    assert stored("2.3") == before
+    # The near miss: an editor may.
+    run(seed_file(tmp_path, "003", raw), "--apply", "--as", editor().username)
+    assert "contain the excess" in Paragraph.objects.get(section__number="2.3", key="remedy-5").text_en
+
+
+def test_a_mixed_document_is_refused_whole_when_one_language_is_not_the_users(ipg, tmp_path):
+    # 000 + 001: the Chinese page has one English change; a Japanese translator's apply writes neither section.
+    without_japanese("2.3")
+    user = translator("ja")
+    before = stored("2.3")
+    document = seed("000") + "\n\n2.3 非公開カードに関する誤り\n" + seed("001")
+    with pytest.raises(CommandError):
+        run(seed_file(tmp_path, "mixed", document), "--apply", "--as", user.username)
+    assert stored("2.3") == before
+
+
+def test_a_section_with_no_paragraphs_gets_new_ones_from_an_editor_only(ipg, tmp_path):
+    raw = seed("003").replace("IPG 2.3 Game Play Error — Hidden Card Error", "IPG 2.6 Game Play Error")
+    path = seed_file(tmp_path, "26", raw)
+    (section,) = json.loads(run(path, "--json"))["sections"]
+    assert section["number"] == "2.6" and section["paragraphs"][0]["key"] == "definition-1"
+    assert [p["key"] for p in section["paragraphs"] if p["key"].startswith("example")][:2] == ["example-a", "example-b"]
+    with pytest.raises(CommandError, match="Only editors"):
+        run(path, "--apply", "--as", translator("en").username)
+    assert not Paragraph.objects.filter(section__number="2.6").exists()
+    run(path, "--apply", "--as", editor().username)
+    created = Paragraph.objects.filter(section__number="2.6").order_by("order")
+    assert created.count() == len(section["paragraphs"]) and created[0].text_en.startswith("A player commits")
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["missing.txt"], "Cannot read"),
+        (["{001}", "--section", "9.9"], "There is no section 9.9"),
+        (["{001}"], "no section heading"),
+        (["{001}", "--section", "2.3", "--language", "fr"], "--language"),
+        (["{001}", "--section", "2.3", "--apply"], "--as"),
+        (["{001}", "--section", "2.3", "--apply", "--as", "nobody"], "no active user 'nobody'"),
+        (["{binary}"], "not UTF-8"),
+    ],
+)
+def test_bad_input_is_a_clear_error_and_changes_nothing(ipg, tmp_path, arguments, message):
+    paths = {"{001}": seed_file(tmp_path, "001"), "{binary}": str(tmp_path / "binary.txt")}
+    (tmp_path / "binary.txt").write_bytes(b"\xff\xfe\x00IPG 2.3")
+    before = stored("2.3")
+    with pytest.raises(CommandError, match=message):
+        run(*[paths.get(argument, argument) for argument in arguments])
+    assert stored("2.3") == before
