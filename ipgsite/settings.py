@@ -41,7 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
-    "axes",
+    "ipgsite.login_attempts.LoginAttemptsConfig",  # django-axes, named in the interface language
     "ipgsite.ipg",
     "ipgsite.caching",
     "ipgsite.offline",

@@ -22,9 +22,9 @@ def test_a_japanese_translator_translates_2_4_and_is_refused_english(live_ipg, n
     page.click("input[type=submit]")
     page.wait_for_url("**/admin/translate/")
 
-    # The dashboard's "next" link leads to the first paragraph that needs work: 2.3's Upgrade, whose Japanese
+    # The dashboard's "next" link leads to the first paragraph that needs work: 2.3's remedy-5, whose Japanese
     # follows an older English (seed 001). Each section's row links to its own next one.
-    assert page.locator("ul.tr-next a").first.inner_text().endswith("2.3 #upgrade-1")
+    assert page.locator("ul.tr-next a").first.inner_text().endswith("2.3 #remedy-5")
     page.click("a[href$='/admin/translate/2.4/ja/#definition-1']")
     page.wait_for_url("**/admin/translate/2.4/ja/#definition-1")
     row = page.locator("section#definition-1")

@@ -78,9 +78,12 @@ def test_importing_000_and_002_reproduces_content_for_2_3_and_2_4(ipg, tmp_path)
         assert response.status_code == 302, response.content.decode()[:3000]
     call_command("exportcontent", str(tmp_path), verbosity=0)
     for number in ("2.3", "2.4"):
-        assert (tmp_path / "sections" / f"{number}.toml").read_bytes() == (
-            CONTENT / "sections" / f"{number}.toml"
-        ).read_bytes()
+        expected = (CONTENT / "sections" / f"{number}.toml").read_text(encoding="utf-8")
+        # The import confirms the Chinese it takes against today's English: the Chinese upgrade-1 no longer says it
+        # follows an older English, and the remarks on the Chinese, about the text before, are gone with it.
+        expected = expected.replace('follows = { zh-hans = "unknown", ja = "unknown" }', 'follows = { ja = "unknown" }')
+        expected = "".join(line for line in expected.splitlines(True) if not line.startswith("# zh-hans: "))
+        assert (tmp_path / "sections" / f"{number}.toml").read_text(encoding="utf-8") == expected
 
 
 def test_seed_003_plain_english_maps_split_paragraphs_onto_existing_keys_and_shows_changes(ipg):

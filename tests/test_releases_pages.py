@@ -99,7 +99,7 @@ def test_chinese_changes_are_character_diffs(client, cycle):
     added = page.find_all("div", class_="change")[3]
     cell = added.find("div", class_="diff")
     assert cell.attrs["lang"] == "en" and cell.find("ins").text() == NEW_PARAGRAPH_EN
-    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本,以下为English。"
+    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本;以English显示。"
     assert cell.find("p", class_="diff-note").attrs["lang"] == "zh-Hans"
 
 
@@ -296,7 +296,7 @@ def test_every_block_of_text_says_its_language(client, cycle):
 def test_the_interface_is_translated(client, cycle):
     assert "2个章节有变更" in client.get("/zh-hans/changes/").content.decode()
     _response, page = changes_page(client, "ja")
-    assert "2024-09-23の版から、2個のセクションが変更されました。" in page.find("p", class_="release-summary").text()
+    assert "2024-09-23の版から、2節が変更されました。" in page.find("p", class_="release-summary").text()
 
 
 def test_a_removed_section_is_shown_without_links_to_where_it_no_longer_is(client, first):

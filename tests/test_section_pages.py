@@ -108,5 +108,5 @@ def test_missed_trigger_bullets_and_commentary_box(client, ipg):
     html = page(client, "/ja/ipg/2.1/")
     assert 'class="row bullet"' in element(html, "definition-3")
     after_a = html.split('id="example-a"', 1)[1].split('id="example-b"', 1)[0]
-    assert "Japanese edition, commentary box" in after_a
+    assert "日本語版・注釈欄" in after_a  # "Japanese edition, commentary box", in the page's language
     assert "(MTR 4.3節)" in plain(html)

@@ -86,12 +86,13 @@ def test_save_and_next_goes_to_the_next_text_needing_work_across_sections(ipg):
         .in_reading_order()
         .select_related("paragraph__section")
     )
-    assert [s.paragraph.section.number for s in needing][:2] == ["2.3", "2.4"]  # 2.3's upgrade-1, then 2.4
+    # 2.3's remedy-5 and upgrade-1, then 2.4
+    assert [s.paragraph.section.number for s in needing][:3] == ["2.3", "2.3", "2.4"]
     response = save_and_next(client, "2.4", "ja", "p-definition-1", "定義の訳文。")
     assert response.status_code == 302 and response.url == "/admin/translate/2.4/ja/#definition-2"
     assert paragraph("2.4", "definition-1").text_in("ja") == "定義の訳文。"
     response = save_and_next(client, "2.4", "ja", "p-remedy-3", "訳文。")  # the last of 2.4: wraps to the start
-    assert response.url == "/admin/translate/2.3/ja/#upgrade-1"
+    assert response.url == "/admin/translate/2.3/ja/#remedy-5"
     # A text the translator saved from the middle of a section: the next one after it, not before it.
     response = save_and_next(client, "2.4", "ja", "p-example-c", "例の訳文。")
     assert response.url == "/admin/translate/2.4/ja/#example-d"
@@ -137,7 +138,7 @@ def test_the_translate_page_filters_to_one_status(ipg):
     keys = [item.obj.key for item in missing.context["shown"]]
     assert keys and all(paragraph("2.4", key).text_in("ja") == "" for key in keys)
     outdated = client.get(translate_url("2.3", "ja") + "?status=outdated")
-    assert [item.obj.key for item in outdated.context["shown"]] == ["upgrade-1"]
+    assert [item.obj.key for item in outdated.context["shown"]] == ["remedy-5", "upgrade-1"]
     assert 'id="example-c"' not in outdated.content.decode()
     everything = client.get(translate_url("2.3", "ja") + "?status=nonsense")
     assert everything.status_code == 200 and len(everything.context["shown"]) == len(everything.context["items"])

@@ -24,16 +24,22 @@ class Question(models.Model):
     `cites` is ["2.3#definition-1", …].
     """
 
-    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator])
-    order = models.PositiveIntegerField(default=0)
-    text = models.TextField(blank=True)
-    answers = models.TextField(blank=True, help_text=_("The answers' wording, one per line, in the order they show."))
-    choices = models.JSONField(default=list)
-    cites = models.JSONField(default=list)
-    revision = models.PositiveIntegerField(default=0, editable=False)
+    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator], verbose_name=_("key"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
+    text = models.TextField(blank=True, verbose_name=_("text"))
+    answers = models.TextField(
+        blank=True,
+        help_text=_("The answers' wording, one per line, in the order they show."),
+        verbose_name=_("answers"),
+    )
+    choices = models.JSONField(default=list, verbose_name=_("choices"))
+    cites = models.JSONField(default=list, verbose_name=_("cites"))
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     class Meta:
         ordering = ["order", "key"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
 
     def __str__(self):
         return self.key
@@ -50,14 +56,18 @@ class Question(models.Model):
 class Outcome(models.Model):
     """Where a path ends: an infraction (a section, whose penalty is the section's), and the paragraphs that say so."""
 
-    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator])
-    order = models.PositiveIntegerField(default=0)
+    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator], verbose_name=_("key"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
     # A section a load removes takes its outcomes with it; the load's graph no longer names it (checkcontent).
-    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="finder_outcomes")
-    cites = models.JSONField(default=list)
+    section = models.ForeignKey(
+        Section, on_delete=models.CASCADE, related_name="finder_outcomes", verbose_name=_("section")
+    )
+    cites = models.JSONField(default=list, verbose_name=_("cites"))
 
     class Meta:
         ordering = ["order", "key"]
+        verbose_name = _("outcome")
+        verbose_name_plural = _("outcomes")
 
     def __str__(self):
         return f"{self.key} → {self.section.number}"

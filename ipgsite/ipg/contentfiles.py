@@ -25,10 +25,13 @@ paragraph the notes that annotate it:
     en = "…"
     ja = \"\"\"…\"\"\"
     follows = { en = "2024-09-23" }
+    # zh-hans: "…" is left out of the Chinese, but the sentence is there: current.
 
 A paragraph's `follows` and `reviewed` say where a translation is not simply current: which release's English it
 follows, and which translations someone other than their translator reviewed. A note's say the same of its
 translations, against its text in its own language (its original) as that release held the note at its place.
+A comment inside a paragraph or a note, "# ja: …", is the reason for a translation's status where someone had to
+decide; it is kept with the status, so an export writes it back. Any other comment would be lost, and is refused.
 
 `dump_section` writes exactly one canonical text for a document, so that a
 load followed by an export reproduces content/ byte for byte.
@@ -78,6 +81,7 @@ class ParagraphDoc:
     # {code: "2024-09-23" or "unknown"}: translations that follow an older English than the current one
     follows: dict = field(default_factory=dict)
     reviewed: list = field(default_factory=list)  # translations someone other than their translator reviewed
+    remarks: dict = field(default_factory=dict)  # {code: why the translation has its status}, from "# code: …"
 
 
 @dataclass
@@ -90,6 +94,7 @@ class NoteDoc:
     # {code: "2024-09-23" or "unknown"}: translations that follow an older original (the note's text in its language)
     follows: dict = field(default_factory=dict)
     reviewed: list = field(default_factory=list)  # translations someone other than their translator reviewed
+    remarks: dict = field(default_factory=dict)  # {code: why the translation has its status}, from "# code: …"
     place: int = 1  # among its paragraph's notes, as releases pair notes
 
     @property
@@ -131,6 +136,8 @@ _KEY_PATH = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
 _ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_KEY_PATH})\s*\]\]\s*(?:#.*)?$")
 _TABLE_HEADER = re.compile(rf"\s*\[\s*({_KEY_PATH})\s*\]\s*(?:#.*)?$")
 _ASSIGNMENT = re.compile(rf"\s*({_KEY_PATH})\s*=")
+_COMMENT = re.compile(r"\s*#(.*)$")
+_REMARK = re.compile(r"# ([a-z-]+): (.*\S.*)$")
 
 
 def _key_path(written):
@@ -185,6 +192,7 @@ class _Lines:
 
     def __init__(self, text):
         self.at = {}
+        self.comments = {}  # {table: [(line, text)]}: comment lines, under the table they stand in
         inside = _lines_inside_strings(text)
         table, arrays = (), {}
         for n, line in enumerate(text.split("\n"), 1):
@@ -200,6 +208,8 @@ class _Lines:
                 self._record(table, n)
             elif match := _ASSIGNMENT.match(line):
                 self._record((*table, *_key_path(match.group(1))), n)
+            elif _COMMENT.match(line) and not (n == 1 and line == HEADER.rstrip("\n")):
+                self.comments.setdefault(table, []).append((n, line))
 
     def _record(self, path, n):
         for end in range(1, len(path) + 1):
@@ -322,6 +332,35 @@ class _File:
                 texts[code] = self.text(value, f"{what}: the {code} text", (*at, code), max_length)
         return texts
 
+    def remarks(self, texts, what, at, source=languages.SOURCE):
+        """The comments inside a paragraph's or note's table, "# ja: …": {code: the reason for its status}."""
+        remarks = {}
+        for n, line in self.lines.comments.get(at, []):
+            match = _REMARK.fullmatch(line)
+            if not match:
+                raise ContentError(
+                    self.path,
+                    f'{what}: a comment here must be a translation\'s remark, "# ja: …"; any other would be lost on '
+                    "export",
+                    n,
+                )
+            code, remark = match.groups()
+            if code not in texts or code == source:
+                raise ContentError(
+                    self.path, f"{what}: the remark names {code!r}, which is not a translation it has", n
+                )
+            remarks[code] = f"{remarks[code]}\n{remark}" if code in remarks else remark
+        return remarks
+
+    def stray_comments(self):
+        """Refuse a comment outside any paragraph or note: an export could not keep it."""
+        for table, comments in self.lines.comments.items():
+            if table[:1] not in (("paragraphs",), ("notes",)):
+                message = (
+                    'a comment belongs inside a paragraph or a note, as "# ja: …"; this one would be lost on export'
+                )
+                raise ContentError(self.path, message, comments[0][0])
+
     def translation_statuses(self, table, texts, what, at, source=languages.SOURCE):
         """`follows` and `reviewed`: only for translations the paragraph (or note) has, never for its source
         language (a paragraph's English, the language a note was written in)."""
@@ -426,8 +465,18 @@ def parse_section(path):
             raise f.error(f"paragraph {key!r}: bullet must be true or false, not {_kind(bullet)}", (*at, "bullet"))
         texts = f.texts(table, f"paragraph {key!r}", at)
         follows, reviewed = f.translation_statuses(table, texts, f"paragraph {key!r}", at)
+        remarks = f.remarks(texts, f"paragraph {key!r}", at)
         doc.paragraphs.append(
-            ParagraphDoc(key=key, part=part, texts=texts, bullet=bullet, line=line, follows=follows, reviewed=reviewed)
+            ParagraphDoc(
+                key=key,
+                part=part,
+                texts=texts,
+                bullet=bullet,
+                line=line,
+                follows=follows,
+                reviewed=reviewed,
+                remarks=remarks,
+            )
         )
 
     places = {}
@@ -450,7 +499,9 @@ def parse_section(path):
         if note.language not in note.bodies:
             raise f.error(f"{note.name}: no text in its own language {note.language!r}", at)
         note.follows, note.reviewed = f.translation_statuses(table, note.bodies, note.name, at, source=note.language)
+        note.remarks = f.remarks(note.bodies, note.name, at, source=note.language)
         doc.notes.append(note)
+    f.stray_comments()
     return doc
 
 
@@ -598,6 +649,8 @@ def _status_lines(doc):
     if doc.reviewed:
         reviewed = ", ".join(_toml_string(c) for c in languages.CODES if c in doc.reviewed)
         lines.append(f"reviewed = [{reviewed}]")
+    for code in languages.CODES:
+        lines += [f"# {code}: {line}" for line in doc.remarks[code].split("\n")] if doc.remarks.get(code) else []
     return lines
 
 

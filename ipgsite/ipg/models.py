@@ -1,6 +1,7 @@
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from . import languages
 
@@ -132,6 +133,13 @@ class Paragraph(models.Model):
     def languages(self):
         """The languages this paragraph has text in, in the site's order."""
         return [code for code in languages.CODES if self.text_in(code)]
+
+
+# The sources content/ names notes by, in English: pages show each in the page's language (`note_source`).
+NOTE_SOURCES = [
+    gettext_noop("Japanese annotated edition"),
+    gettext_noop("Japanese edition, commentary box"),
+]
 
 
 class Note(models.Model):

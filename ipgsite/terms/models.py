@@ -36,13 +36,17 @@ class Term(models.Model):
     lost-update check.
     """
 
-    key = models.CharField(max_length=64, unique=True, validators=[term_key_validator])
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    order = models.PositiveIntegerField(default=0)
-    name = models.CharField(max_length=200, blank=True)
-    variants = models.TextField(blank=True, help_text=_("Other forms of the name in the texts, one per line."))
+    key = models.CharField(max_length=64, unique=True, validators=[term_key_validator], verbose_name=_("key"))
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
+    name = models.CharField(max_length=200, blank=True, verbose_name=_("name"))
+    variants = models.TextField(
+        blank=True, help_text=_("Other forms of the name in the texts, one per line."), verbose_name=_("variants")
+    )
     inflections = models.TextField(
-        blank=True, help_text=_("Grammatical forms of the name the texts need not contain, one per line.")
+        blank=True,
+        help_text=_("Grammatical forms of the name the texts need not contain, one per line."),
+        verbose_name=_("inflections"),
     )
     defined_in = models.ForeignKey(
         Paragraph,
@@ -51,26 +55,34 @@ class Term(models.Model):
         on_delete=models.SET_NULL,
         related_name="defined_terms",
         help_text=_("The paragraph that defines it, where the IPG has one: its text is the term's definition."),
+        verbose_name=_("defined in"),
     )
     found = models.JSONField(
-        default=dict, blank=True, help_text=_("Where each name and variant was found: {name: [locations]}.")
+        default=dict,
+        blank=True,
+        help_text=_("Where each name and variant was found: {name: [locations]}."),
+        verbose_name=_("found"),
     )
     attested_by_variants = models.JSONField(
         default=list,
         blank=True,
         help_text=_("The languages whose name the texts hold only in its variants (scry: scries, scried)."),
+        verbose_name=_("attested by variants"),
     )
     not_in = models.JSONField(
         default=dict,
         blank=True,
         help_text=_("Phrases in which a name means something else and is no occurrence: {language: [phrases]}."),
+        verbose_name=_("not in"),
     )
-    revision = models.PositiveIntegerField(default=0, editable=False)
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     objects = TermQuerySet.as_manager()
 
     class Meta:
         ordering = ["order", "key"]
+        verbose_name = _("term")
+        verbose_name_plural = _("terms")
 
     def __str__(self):
         return self.name_en or self.key
@@ -112,17 +124,28 @@ class Occurrence(models.Model):
     `start` and `end` locate it in the text of the rendered paragraph (crosslinks.text), as links do.
     """
 
-    term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences")
-    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="term_occurrences")
-    note = models.ForeignKey(Note, on_delete=models.CASCADE, null=True, blank=True, related_name="term_occurrences")
-    language = models.CharField(max_length=10, choices=languages.CHOICES)
-    start = models.PositiveIntegerField()
-    end = models.PositiveIntegerField()
-    text = models.CharField(max_length=300)
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences", verbose_name=_("term"))
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="term_occurrences", verbose_name=_("paragraph")
+    )
+    note = models.ForeignKey(
+        Note,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="term_occurrences",
+        verbose_name=_("note"),
+    )
+    language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
+    start = models.PositiveIntegerField(verbose_name=_("start"))
+    end = models.PositiveIntegerField(verbose_name=_("end"))
+    text = models.CharField(max_length=300, verbose_name=_("text"))
 
     objects = OccurrenceQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("occurrence")
+        verbose_name_plural = _("occurrences")
         ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
         indexes = [models.Index(fields=["term", "paragraph"])]
 

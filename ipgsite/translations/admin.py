@@ -23,6 +23,11 @@ from . import writing
 from .models import Change, Status
 from .permissions import can_edit_structure, translatable_languages
 
+# The admin is where translators work: it names the site, in their language, not Django.
+admin.site.site_header = gettext_lazy("IPG reference site")
+admin.site.site_title = gettext_lazy("IPG reference site administration")
+admin.site.index_title = gettext_lazy("Content and translations")
+
 
 @admin.register(Status)
 class StatusAdmin(ReadOnlyAdmin):

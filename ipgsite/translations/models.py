@@ -142,6 +142,9 @@ class Status(models.Model):
         verbose_name=_("reviewed by"),
     )
     reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
+    # Why a paragraph's or note's translation has the status it has, where someone had to decide (a close call):
+    # content/ keeps it as comments in the paragraph or note, "# ja: …".
+    remark = models.TextField(_("remark"), blank=True)
 
     objects = ParagraphStatuses()
     of_notes = NoteStatuses()

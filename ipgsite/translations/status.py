@@ -66,7 +66,8 @@ def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, us
         status = existing.get(code) or Status(paragraph=paragraph, language=code, confirmed_source=english)
         text = paragraph.text_in(code)
         if code in changed:
-            status.reviewed_by, status.reviewed_at = None, None
+            # A new translation: whoever reviewed the old one, and why it had its status, no longer speak for it.
+            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
             if text:
                 status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, now
         elif minor and SOURCE in changed and status.confirmed_source == (english_before or ""):
@@ -87,7 +88,7 @@ def refresh_note_statuses(note, changed=(), user=None):
         )
         text = note.body_in(code)
         if code in changed:
-            status.reviewed_by, status.reviewed_at = None, None
+            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
             if text:
                 status.confirmed_source, status.confirmed_by, status.confirmed_at = source, user, now
         status.state = state_for(status, text, source, note.language)
@@ -146,6 +147,7 @@ def confirm(obj, code, user):
     source_language, source = source_of(obj)
     status.confirmed_source = source
     status.confirmed_by, status.confirmed_at = user, timezone.now()
+    status.remark = ""  # the translator's confirmation replaces whatever decided its status before
     status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
     status.save()
     content_changed()  # the reader's page loses its lag mark
@@ -338,6 +340,8 @@ def statuses_into_documents(section_docs):
                     pdoc.follows[code] = followed_release(status, in_releases)
                 elif status.state == State.REVIEWED:
                     pdoc.reviewed.append(code)
+                if status.remark:
+                    pdoc.remarks[code] = status.remark
     notes = _notes_by_place()
     note_statuses = {(status.note_id, status.language): status for status in Status.of_notes.all()}
     for doc in section_docs:
@@ -352,6 +356,8 @@ def statuses_into_documents(section_docs):
                     ndoc.follows[code] = newest_holding(held, status.confirmed_source)
                 elif status.state == State.REVIEWED:
                     ndoc.reviewed.append(code)
+                if status.remark:
+                    ndoc.remarks[code] = status.remark
 
 
 def _notes_by_place():
@@ -431,17 +437,22 @@ def load_statuses(section_docs, sources_changed=(), content_dir=None):
             obj = notes[doc.number, entry.paragraph, entry.place]
             source_language, source, text = obj.language, obj.body_in(obj.language), obj.body_in(code)
             status = note_statuses.get((obj.pk, code)) or Status(paragraph=obj.paragraph, note=obj, language=code)
+        remark = entry.remarks.get(code, "")
         if obj in sources_changed:
+            if status.pk and status.remark != remark:
+                status.remark = remark
+                status.save(update_fields=["remark"])
             continue
         reviewed = code in entry.reviewed
-        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state)
+        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark)
+        status.remark = remark
         status.confirmed_source = source if followed is None else followed
         if reviewed and status.reviewed_at is None:
             status.reviewed_at = now
         elif not reviewed:
             status.reviewed_by, status.reviewed_at = None, None
         status.state = state_for(status, text, source, source_language)
-        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state):
+        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark):
             status.save()
 
 

@@ -3,7 +3,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
 from .. import languages
-from ..models import Penalty
+from ..models import NOTE_SOURCES, Penalty
 
 register = template.Library()
 
@@ -36,6 +36,15 @@ def text(obj, field_name):
                 other.split("-")[0].upper(),
             )
     return ""
+
+
+@register.filter
+def note_source(source):
+    """A note's source in the page's language, where the catalogues name it; else as content/ has it, in English."""
+    shown = gettext(source) if source in NOTE_SOURCES else source
+    if shown == source and get_language() != languages.SOURCE:
+        return format_html('<span lang="en">{}</span>', source)
+    return shown
 
 
 @register.simple_tag
