@@ -30,6 +30,12 @@ if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
         "needs a SECRET_KEY of its own: "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
     )
+MIN_SECRET_KEY_LENGTH = 50  # what Django's check security.W009 asks for
+if DEPLOYED and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+    raise ImproperlyConfigured(
+        f"SECRET_KEY has {len(SECRET_KEY)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random "
+        "ones: python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
 INSTALLED_APPS = [
