@@ -207,7 +207,10 @@ PAGE_CACHE_VIEWS = {
     "offline:pages": ["lang", "langs"],
     "finder:start": ["langs"],
     "finder:step": ["langs"],
+    # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
+    "study:list": ["p", "langs"],
 }
+PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself

@@ -133,9 +133,9 @@ def reading_list(request):
             reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs), safe=":,")
         ),
     }
-    response = render(request, "study/list.html", context)
-    patch_vary_headers(response, ["Cookie"])  # a reader with a remembered choice is redirected from this URL
-    return response
+    # Kept in the page cache once per URL and remembered choice, which answers Vary: Cookie (a reader with a
+    # remembered choice is redirected from this URL).
+    return render(request, "study/list.html", context)
 
 
 def _langs(langs):
