@@ -278,6 +278,18 @@ def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(i
     assert all(served)
 
 
+def test_a_picture_is_sent_as_it_is_stored_never_gzipped_again(ipg, pictures_in):
+    _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
+    path = urlsplit(og["og:image"])
+    response = Client().get(f"{path.path}?{path.query}", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response.status_code == 200 and "Content-Encoding" not in response
+    (stored,) = pictures_in.iterdir()
+    assert b"".join(response.streaming_content) == stored.read_bytes()
+    # The near miss: the page itself is still compressed for a reader who accepts it.
+    page = Client().get("/en/ipg/2.3/example-c/", HTTP_ACCEPT_ENCODING="gzip")
+    assert page["Content-Encoding"] == "gzip"
+
+
 def test_pictures_are_drawn_when_the_text_is_written_not_when_asked_for(
     ipg, pictures_in, django_capture_on_commit_callbacks
 ):
