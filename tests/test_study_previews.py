@@ -278,6 +278,20 @@ def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(i
     assert all(served)
 
 
+def test_a_drawn_picture_named_by_its_url_is_served_without_the_database(
+    ipg, pictures_in, django_assert_num_queries
+):
+    _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    expected = picture(og["og:image"]).tobytes()  # drawn now: the write that would have drawn it never committed
+    with django_assert_num_queries(0):
+        assert picture(og["og:image"]).tobytes() == expected
+    # The near misses: a digest no picture has, or no digest at all, is the paragraph's current picture.
+    path = urlsplit(og["og:image"]).path
+    for query in ("v=0123456789abcdef", "v=../../etc/passwd", ""):
+        assert picture(f"{path}?{query}").tobytes() == expected
+    assert Client().get("/ja/ipg/2.3/example-z/preview.png?v=0123456789abcdef").status_code == 404
+
+
 def test_a_picture_is_sent_as_it_is_stored_never_gzipped_again(ipg, pictures_in):
     _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
     path = urlsplit(og["og:image"])

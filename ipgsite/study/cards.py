@@ -183,6 +183,20 @@ def draw(card):
         return out.read()
 
 
+DIGEST = re.compile(r"[0-9a-f]{16}")
+
+
+def open_drawn(number, key, code, digest):
+    """The stored picture that a picture URL's `?v=` names (the digest of what it shows), open; None if there
+    is none, or `digest` is no digest."""
+    if not DIGEST.fullmatch(digest or ""):
+        return None
+    try:
+        return (Path(settings.PREVIEW_IMAGE_DIR) / f"{number}-{key}-{code}-{digest}.png").open("rb")
+    except FileNotFoundError:
+        return None
+
+
 def open_picture(card):
     """The picture as an open binary file: its stored file, else drawn now (and stored).
 

@@ -88,6 +88,11 @@ def _paragraph_name(row):
 
 @require_safe
 def preview_image(request, number, key):
+    """The link preview picture: the file its URL names (`?v=`, the digest of what it shows), read without the
+    database; else the picture of the paragraph's current text."""
+    stored = cards.open_drawn(number, key, get_language(), request.GET.get("v"))
+    if stored is not None:
+        return _picture_response(stored)
     section, paragraph = _paragraph(number, key)
     try:
         # Drawn when its text was written; drawn now only if that could not be done.
@@ -95,6 +100,10 @@ def preview_image(request, number, key):
     except cards.FontMissing:
         # Said at start-up by the system check study.W001; the page's text preview still works.
         return HttpResponse(gettext("The preview picture is not available."), status=503, content_type="text/plain")
+    return _picture_response(file)
+
+
+def _picture_response(file):
     response = FileResponse(file, content_type="image/png")
     response["Cache-Control"] = "public, max-age=3600"
     return response
