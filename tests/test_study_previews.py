@@ -278,9 +278,7 @@ def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(i
     assert all(served)
 
 
-def test_a_drawn_picture_named_by_its_url_is_served_without_the_database(
-    ipg, pictures_in, django_assert_num_queries
-):
+def test_a_drawn_picture_named_by_its_url_is_served_without_the_database(ipg, pictures_in, django_assert_num_queries):
     _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
     expected = picture(og["og:image"]).tobytes()  # drawn now: the write that would have drawn it never committed
     with django_assert_num_queries(0):

@@ -153,9 +153,7 @@ def test_the_admin_refuses_a_name_another_term_has_as_an_error_on_the_field(ipg)
     data.update({"name_en": "Library", "found": json.dumps(hand.found)})
     response = client.post(url, data)
     assert response.status_code == 200
-    assert response.context["adminform"].form.errors["name_en"] == [
-        "Library is already the name of the term library."
-    ]
+    assert response.context["adminform"].form.errors["name_en"] == ["Library is already the name of the term library."]
     assert term("hand").name_en == "hand" and term("hand").revision == hand.revision
     data["name_en"] = "hand in play"  # the near miss: a name no other term has
     assert client.post(url, data).status_code == 302

@@ -2,8 +2,9 @@
 
 The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
 what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat: see
-settings.PAGE_CACHE_REPEATED). Search results are not kept: anyone can ask for any number of distinct queries. A page is kept per scheme, host, language, path and query, and the
-cookies in settings.PAGE_CACHE_COOKIES as the pages read them (the compare choice a page may redirect to,
+settings.PAGE_CACHE_REPEATED). Search results are not kept: anyone can ask for any number of distinct queries.
+A page is kept per scheme, host, language, path and query, and the cookies in settings.PAGE_CACHE_COOKIES as
+the pages read them (the compare choice a page may redirect to,
 or remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
 
