@@ -3,7 +3,8 @@
 Run `make bench` (it installs Debian's wrk when missing). One run measures, under the production settings:
 
 - throughput, p50 and p99 latency and errors (wrk, BENCH_DURATION seconds at BENCH_CONNECTIONS connections) of
-  the outline, the three-language compare page and a search, with the page cache warm;
+  the outline, the three-language compare page, a search, a paragraph's share picture (drawn by loadcontent, as
+  the pictures are drawn when text is written) and a five-paragraph reading list, with the page cache warm;
 - the same for whitenoise serving a static file as large as the compare page (its very HTML, so it compresses
   the same), and each page's throughput as a ratio of that;
 - the compare page against the static file once more, in alternating slices (BENCH_SLICES of 5 s each), so
@@ -41,11 +42,19 @@ SLICE_SECONDS = 5
 HEADERS = {"Accept-Encoding": "br, gzip", "X-Forwarded-Proto": "https"}
 
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
+SHARE_PAGE = "/ja/ipg/2.3/example-c/"
+READING_LIST = "/en/list/?" + "&".join(
+    f"p={reference}"
+    for reference in ("2.3:example-c", "2.4:definition-1", "2.5:example-a", "2.1:definition-1", "2.6:definition-1")
+)
 STATIC_COPY = "bench/compare-page.html"
+PICTURE = "share picture 2.3 ja"  # its URL, with the text's digest, is read from the share page's og:image
 TARGETS = [
     ("outline", "/en/"),
     ("compare 2.3 en·zh·ja", COMPARE),
     ("search 'card'", "/en/search/?q=card"),
+    (PICTURE, None),
+    ("reading list, 5 ¶", READING_LIST),
     ("static, same size", f"/static/{STATIC_COPY}"),
 ]
 
@@ -67,6 +76,7 @@ def environment(workdir):
         "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3"),
         "STATIC_ROOT": str(workdir / "static"),
         "GUNICORN_BIND": f"{HOST}:{PORT}",
+        "PREVIEW_IMAGE_DIR": str(workdir / "previews"),
     }
     if reachable(6379):
         env["CACHE_URL"] = f"redis://127.0.0.1:6379/0?key_prefix=bench-{os.getpid()}"
@@ -166,6 +176,10 @@ def main():
     with Gunicorn(env):
         status, _, html, _ = fetch(COMPARE, {**HEADERS, "Accept-Encoding": "identity"})
         assert status == 200, f"{COMPARE}: {status}"
+        status, _, share, _ = fetch(SHARE_PAGE, {**HEADERS, "Accept-Encoding": "identity"})
+        assert status == 200, f"{SHARE_PAGE}: {status}"
+        image = re.search(rb'<meta property="og:image" content="https?://[^/"]+([^"]+)"', share)[1].decode()
+    targets = [(name, path or image) for name, path in TARGETS]
     copy = workdir / "static" / STATIC_COPY
     copy.parent.mkdir(parents=True, exist_ok=True)
     copy.write_bytes(html)
@@ -176,7 +190,7 @@ def main():
 
     results = {}
     with Gunicorn(env):
-        for name, path in TARGETS:
+        for name, path in targets:
             status, wire, body, headers = fetch(path)  # and this warms the page cache
             if status != 200:
                 print(f"{name} ({path}) answers HTTP {status}: not measured.", flush=True)

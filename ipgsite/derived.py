@@ -10,6 +10,7 @@ is called with the batch (`writing.Batch`: the edits, and whether names or struc
 from ipgsite.caching import versions
 from ipgsite.crosslinks import build
 from ipgsite.search import index
+from ipgsite.study import pictures
 from ipgsite.terms import occurrences
 from ipgsite.translations import status
 
@@ -19,6 +20,7 @@ AFTER_WRITE = (
     occurrences.follow,  # 4b. the terms found in the text, which term marks and the glossary read
     index.follow,  # 5. the search index
     versions.follow,  # 6. the content version: cached pages and ETags are stale from now on
+    pictures.follow,  # 7. once committed: the link preview pictures of what changed, drawn before anyone asks
 )
 
 

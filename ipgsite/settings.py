@@ -30,6 +30,12 @@ if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
         "needs a SECRET_KEY of its own: "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
     )
+MIN_SECRET_KEY_LENGTH = 50  # what Django's check security.W009 asks for
+if DEPLOYED and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+    raise ImproperlyConfigured(
+        f"SECRET_KEY has {len(SECRET_KEY)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random "
+        "ones: python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
 INSTALLED_APPS = [
@@ -60,7 +66,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.middleware.gzip.GZipMiddleware",
+    "ipgsite.compression.GZipExceptPictures",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After the language is known, before the rest: a cached page skips everything below, and is
@@ -208,7 +214,10 @@ PAGE_CACHE_VIEWS = {
     "finder:step": ["langs"],
     "releases:changes": [],
     "releases:release": ["langs"],
+    # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
+    "study:list": ["p", "langs"],
 }
+PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 # The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
 PAGE_CACHE_RELEASE_PAGES = {"releases:release": None, "ipg:section": "release", "api:section": "release"}

@@ -7,6 +7,7 @@ from ipgsite.finder.sitemaps import FinderSitemap
 from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
 from ipgsite.releases import views as release_views
+from ipgsite.releases.sitemaps import ChangesSitemap
 from ipgsite.study.sitemaps import sitemaps as study_sitemaps
 from ipgsite.terms.sitemaps import GlossarySitemap
 
@@ -15,13 +16,18 @@ urlpatterns = [
     path("admin/translate/", include("ipgsite.translations.urls")),
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
+    path("favicon.ico", ipg_views.favicon, name="favicon"),
     path("", include("ipgsite.offline.urls")),
     path("api/releases/", release_views.api_releases, name="api-releases"),
     path("api/", include("ipgsite.api.urls")),
     path(
         "sitemap.xml",
         sitemap,
-        {"sitemaps": sitemaps | study_sitemaps | {"glossary": GlossarySitemap, "finder": FinderSitemap}},
+        {
+            "sitemaps": sitemaps
+            | study_sitemaps
+            | {"glossary": GlossarySitemap, "finder": FinderSitemap, "changes": ChangesSitemap}
+        },
         name="django.contrib.sitemaps.views.sitemap",
     ),
 ]

@@ -167,18 +167,45 @@ def test_a_shared_paragraphs_languages_are_kept_apart(client, ipg):
     assert "X-Cache" not in response and kept(odd, "ja") is None
 
 
-def test_a_reading_list_is_never_kept_so_no_reader_gets_anothers_languages(client, ipg):
-    url = "/en/list/?p=2.3:example-c"
+def test_a_reading_list_is_kept_per_remembered_choice_so_no_reader_gets_anothers_languages(client, ipg):
+    url = "/en/list/?p=2.3:example-c&p=2.4:definition-1"
     remembering = reader()
     remembering.cookies["ipg_langs"] = "en,ja"
-    for _ in range(2):  # whoever comes first, each reader gets their own answer
+    for turn in range(2):  # whoever comes first, each reader gets their own answer
         redirected = remembering.get(url)
         assert (redirected.status_code, redirected["Location"]) == (302, url + "&langs=en,ja")
+        assert "X-Cache" not in redirected and "Cookie" in redirected["Vary"]
         plain = reader().get(url)
         assert plain.status_code == 200 and columns(plain, "ref-2-3-example-c") == ["en"]
-        for response in (redirected, plain):
-            assert "X-Cache" not in response
-            assert "Cookie" in response["Vary"]
+        assert plain["X-Cache"] == ("miss", "hit")[turn] and "Cookie" in plain["Vary"]
+        compared = remembering.get(url + "&langs=en,ja")
+        assert columns(compared, "ref-2-3-example-c") == ["en", "ja"]
+        assert compared["X-Cache"] == ("miss", "hit")[turn]
+    assert kept(url) is not None
+
+
+def test_a_reading_list_is_made_again_when_its_text_changes(client, ipg):
+    url = "/en/list/?p=2.3:example-c"
+    assert reader().get(url)["X-Cache"] == "miss"
+    assert reader().get(url)["X-Cache"] == "hit"
+    write("2.3", "example-c", "en", "A player draws four cards.")
+    edited = reader().get(url)
+    assert edited["X-Cache"] == "miss" and "A player draws four cards." in edited.content.decode()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "p=2.3:example-c&",  # the same list spelled otherwise
+        "p=2.3:example-c&x=1",  # a parameter the list does not read
+        "p=2.3:example-c&langs=en,ja&langs=en,ja",  # langs twice (redirected)
+    ],
+)
+def test_a_reading_list_spelled_otherwise_is_served_but_not_kept(client, ipg, query):
+    url = f"/en/list/?{query}"
+    first = reader().get(url)
+    assert first.status_code in (200, 302)
+    assert reader().get(url).get("X-Cache") != "hit"
     assert kept(url) is None
 
 

@@ -101,6 +101,28 @@ def test_a_translator_in_the_admin_words_their_language_only(ipg):
     assert question().text_zh_hans == "此失误是否与触发式异能或史诗的传奇指示物有关?"
 
 
+def test_a_change_to_a_question_is_reverted_from_its_history_as_a_change_of_its_own(ipg):
+    ja = translator("ja")
+    q = question()
+    before = q.text_ja
+    writing.write_text(q, "ja", "誘発型能力が関わっていますか?", by=ja, base_revision=q.revision)
+    change = Change.objects.of_question(q).first()
+    client = client_for(ja)
+    page = client.get(f"/admin/finder/question/{q.pk}/change/").content.decode()
+    assert f'formaction="/admin/translate/changes/{change.pk}/revert/"' in page
+    response = client.post(f"/admin/translate/changes/{change.pk}/revert/")
+    assert response.status_code == 302 and response["Location"] == f"/admin/finder/question/{q.pk}/change/"
+    assert question().text_ja == before
+    revert = Change.objects.of_question(q).first()
+    assert (revert.reverts, revert.user, revert.before, revert.after) == (change, ja, change.after, before)
+    assert state(q.key, "ja") == State.TRANSLATED
+    # The near miss: reverting a Chinese change needs the Chinese right, judged by the change's language.
+    writing.write_text(question(), "zh-hans", "改写(测试)", by=editor(), base_revision=question().revision)
+    chinese = Change.objects.of_question(q).first()
+    assert client.post(f"/admin/translate/changes/{chinese.pk}/revert/").status_code == 403
+    assert question().text_zh_hans == "改写(测试)"
+
+
 def test_the_dashboard_counts_the_finders_questions_by_status_and_links_to_them(ipg):
     q = question()
     writing.write_text(q, "en", "Does a triggered ability come into it?", by=editor(), base_revision=q.revision)

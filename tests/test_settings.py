@@ -48,6 +48,23 @@ def test_a_deployment_without_a_secret_key_refuses_to_start(command, variables):
     assert "Traceback" not in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI, GUNICORN], ids=["manage.py", "wsgi", "gunicorn"])
+def test_a_deployment_with_a_short_secret_key_refuses_to_start(command):
+    result = run(command, SECRET_KEY="x" * 49)
+    assert result.returncode != 0
+    assert "Refusing to start" in result.stderr and "SECRET_KEY has 49 characters" in result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_short_secret_key_is_refused_and_fifty_characters_are_enough(read_settings):
+    from django.core.exceptions import ImproperlyConfigured
+
+    with pytest.raises(ImproperlyConfigured, match="at least 50"):
+        read_settings(SECRET_KEY="k" * 49)
+    assert read_settings(SECRET_KEY="k" * 50)["SECRET_KEY"] == "k" * 50
+    assert read_settings(DEBUG="1", SECRET_KEY="short")["SECRET_KEY"] == "short"  # development
+
+
 @pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI], ids=["manage.py", "wsgi"])
 def test_development_needs_no_secret_key(command):
     result = run(command, DEBUG="1")

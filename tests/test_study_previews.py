@@ -2,14 +2,20 @@
 `<meta property="og:…">` tags, and the preview picture they point to."""
 
 import io
+import os
+import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.management import call_command
+from django.db import transaction
 from django.test import Client
 from PIL import Image, ImageStat
 
 from edits import paragraph, write
 from ipgsite.ipg.languages import html_lang
+from ipgsite.ipg.models import Paragraph
 from ipgsite.study.previews import plain_text, shorten
 from pages import parse
 
@@ -244,6 +250,83 @@ def test_the_picture_is_drawn_again_after_an_edit_through_the_write_path(ipg, pi
     assert after.tobytes() != before.tobytes()
     assert len(list(pictures_in.iterdir())) == 1  # the earlier text's picture is gone
     assert sorted(p.name for p in pictures_in.iterdir()) != files_before
+
+
+def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(ipg, pictures_in):
+    """Another process draws the picture again and removes it, over and over, while readers ask for it."""
+    _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
+    expected = picture(og["og:image"]).tobytes()
+    (path,) = pictures_in.iterdir()
+    data = path.read_bytes()
+    stop = threading.Event()
+
+    def other_process():
+        while not stop.is_set():
+            path.unlink(missing_ok=True)
+            spare = pictures_in / ".other-process.png"
+            spare.write_bytes(data)
+            os.replace(spare, path)
+            time.sleep(0)
+
+    thread = threading.Thread(target=other_process)
+    thread.start()
+    try:
+        served = [picture(og["og:image"]).tobytes() == expected for _ in range(100)]
+    finally:
+        stop.set()
+        thread.join()
+    assert all(served)
+
+
+def test_a_drawn_picture_named_by_its_url_is_served_without_the_database(ipg, pictures_in, django_assert_num_queries):
+    _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    expected = picture(og["og:image"]).tobytes()  # drawn now: the write that would have drawn it never committed
+    with django_assert_num_queries(0):
+        assert picture(og["og:image"]).tobytes() == expected
+    # The near misses: a digest no picture has, or no digest at all, is the paragraph's current picture.
+    path = urlsplit(og["og:image"]).path
+    for query in ("v=0123456789abcdef", "v=../../etc/passwd", ""):
+        assert picture(f"{path}?{query}").tobytes() == expected
+    assert Client().get("/ja/ipg/2.3/example-z/preview.png?v=0123456789abcdef").status_code == 404
+
+
+def test_a_picture_is_sent_as_it_is_stored_never_gzipped_again(ipg, pictures_in):
+    _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
+    path = urlsplit(og["og:image"])
+    response = Client().get(f"{path.path}?{path.query}", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response.status_code == 200 and "Content-Encoding" not in response
+    (stored,) = pictures_in.iterdir()
+    assert b"".join(response.streaming_content) == stored.read_bytes()
+    # The near miss: the page itself is still compressed for a reader who accepts it.
+    page = Client().get("/en/ipg/2.3/example-c/", HTTP_ACCEPT_ENCODING="gzip")
+    assert page["Content-Encoding"] == "gzip"
+
+
+def test_pictures_are_drawn_when_the_text_is_written_not_when_asked_for(
+    ipg, pictures_in, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("loadcontent", stdout=io.StringIO())
+    drawn = {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()}
+    assert len(drawn) == 3 * Paragraph.objects.count()  # every paragraph, in every language
+    with django_capture_on_commit_callbacks(execute=True):
+        write("2.3", "example-c", "ja", "プレイヤーがカードを4枚引いた。")
+    after = {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()}
+    (new,) = set(after) - set(drawn)
+    assert new.startswith("2.3-example-c-ja-")  # the edited text's picture, drawn by the write
+    assert set(drawn) - set(after) == {n for n in drawn if n.startswith("2.3-example-c-ja-")}  # its old one gone
+    _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
+    picture(og["og:image"])
+    # Served from what the write drew: no file is drawn or touched by the request.
+    assert {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()} == after
+
+
+def test_a_write_that_is_rolled_back_draws_nothing(ipg, pictures_in, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            write("2.3", "example-c", "en", "A player draws four cards.")
+            raise RuntimeError("the request failed after the write")
+    assert not pictures_in.exists() or not list(pictures_in.iterdir())
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """exporttbx and importtbx: the termbase as TBX-Basic, round trip, rights, and files that must change nothing."""
 
+import tracemalloc
 from io import StringIO
 
 import pytest
@@ -152,6 +153,33 @@ def test_a_missing_file_and_an_unknown_user_are_clear_errors(ipg, tmp_path):
     export(path)
     with pytest.raises(CommandError, match="no active user 'nobody'"):
         run_import(path, "--as", "nobody")
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(ipg, tmp_path):
+    path = tmp_path / "huge.tbx"
+    with path.open("wb") as file:
+        file.truncate(60_000_000)  # sparse: 60 MB that take no disk
+    before = snapshot()
+    tracemalloc.start()
+    try:
+        with pytest.raises(CommandError) as error:
+            run_import(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "Nothing was imported" in str(error.value)
+    assert "the file is 60000000 bytes; at most 5000000 are read" in str(error.value)
+    assert peak < 10_000_000  # the file was never read into memory
+    assert snapshot() == before
+
+
+def test_a_file_of_the_largest_size_is_read(ipg, tmp_path):
+    path = tmp_path / "large.tbx"
+    path.write_bytes(b" " * 5_000_000)
+    with pytest.raises(CommandError) as error:
+        run_import(path)
+    assert "not well-formed XML" in str(error.value)  # read, and refused for what it holds
+    assert "at most" not in str(error.value)
 
 
 def test_export_to_standard_output(ipg):

@@ -153,6 +153,51 @@ def test_a_terms_last_name_cannot_be_removed(ipg):
     assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
 
 
+def test_the_admin_refuses_a_name_another_term_has_as_an_error_on_the_field(ipg):
+    client = client_for(editor())
+    hand = term("hand")
+    url = f"/admin/terms/term/{hand.pk}/change/"
+    data = admin_form_data(client.get(url))
+    data.update({"name_en": "Library", "found": json.dumps(hand.found)})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["name_en"] == ["Library is already the name of the term library."]
+    assert term("hand").name_en == "hand" and term("hand").revision == hand.revision
+    data["name_en"] = "hand in play"  # the near miss: a name no other term has
+    assert client.post(url, data).status_code == 302
+    assert term("hand").name_en == "hand in play"
+
+
+def test_the_admin_refuses_a_new_term_named_as_another(ipg):
+    client = client_for(editor())
+    data = admin_form_data(client.get("/admin/terms/term/add/"))
+    data.update({"key": "test-term", "kind": "card", "order": "99", "name_en": "hand", "found": json.dumps({})})
+    response = client.post("/admin/terms/term/add/", data)
+    assert response.status_code == 200
+    assert "already the name of the term hand" in response.context["adminform"].form.errors["name_en"][0]
+    assert not Term.objects.filter(key="test-term").exists()
+
+
+def test_the_admin_refuses_clearing_a_terms_last_name_as_an_error_on_the_field(ipg):
+    client = client_for(translator("ja"))
+    trigger = term("missed-trigger")  # named in Japanese only
+    url = f"/admin/terms/term/{trigger.pk}/change/"
+    data = admin_form_data(client.get(url))
+    data["name_ja"] = ""
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["name_ja"] == [
+        "A term keeps at least one name; an editor deletes a term that has none."
+    ]
+    assert term("missed-trigger").name_ja == trigger.name_ja
+    # The near miss: the same save gives it an English name, so the Japanese one may go.
+    client = client_for(editor())
+    data = admin_form_data(client.get(url))
+    data.update({"name_ja": "", "name_en": "Missed Trigger (test)", "found": json.dumps(trigger.found)})
+    assert client.post(url, data).status_code == 302
+    assert term("missed-trigger").name_ja is None and term("missed-trigger").name_en == "Missed Trigger (test)"
+
+
 def test_a_translator_confirms_names_after_an_english_change_and_another_reviews_them(ipg):
     library = term("library")
     writing.write_text(library, "en", "library (test)", by=editor(), base_revision=library.revision)

@@ -1,9 +1,10 @@
 """Public pages: served from the shared cache until the content changes, with validators for browsers.
 
 The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
-what it shows (the compare choice `langs`, a penalty filter). Search results are not kept: anyone can ask
-for any number of distinct queries. A page is kept per scheme, host, language, path and query, and the
-cookies in settings.PAGE_CACHE_COOKIES as the pages read them (the compare choice a page may redirect to,
+what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat: see
+settings.PAGE_CACHE_REPEATED). Search results are not kept: anyone can ask for any number of distinct queries.
+A page is kept per scheme, host, language, path and query, and the cookies in settings.PAGE_CACHE_COOKIES as
+the pages read them (the compare choice a page may redirect to,
 or remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
 
@@ -65,6 +66,7 @@ class PageCacheMiddleware:
         self.get_response = get_response
         self.views = settings.PAGE_CACHE_VIEWS
         self.release_pages = settings.PAGE_CACHE_RELEASE_PAGES
+        self.repeated = getattr(settings, "PAGE_CACHE_REPEATED", {})
         self.page_cookies = {name: import_string(read) for name, read in settings.PAGE_CACHE_COOKIES.items()}
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
@@ -87,7 +89,8 @@ class PageCacheMiddleware:
         parameters = self.views.get(match.view_name) if match else None
         if parameters is None or response.status_code != 200 or response.streaming:
             return response
-        if key and self.keeps_query(request, parameters) and self.keepable(response):
+        repeated = self.repeated.get(match.view_name, ())
+        if key and self.keeps_query(request, parameters, repeated) and self.keepable(response):
             scope = self.scope(request, match.view_name)
             stored = CachedPage.from_response(response, tokens[scope], scope)
             cache.set(key, stored, self.timeout)
@@ -129,18 +132,19 @@ class PageCacheMiddleware:
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"
 
-    def keeps_query(self, request, parameters):
-        """Only the view's own parameters, once each, spelled as the site's links spell them.
+    def keeps_query(self, request, parameters, repeated=()):
+        """Only the view's own parameters, once each (or as often as a `repeated` one needs), spelled as the
+        site's links spell them.
 
         Other spellings of the same query (`?&`, a parameter twice, `%77arning`) would each be another
         key: they are served but not kept, so nobody can fill the cache with copies of one page.
         """
         if not set(request.GET) <= set(parameters):
             return False
-        if any(len(values) > 1 for _name, values in request.GET.lists()):
+        if any(len(values) > 1 and name not in repeated for name, values in request.GET.lists()):
             return False
         query = request.META.get("QUERY_STRING", "")
-        return query in {request.GET.urlencode(safe=","), request.GET.urlencode()}
+        return query in {request.GET.urlencode(safe=":,"), request.GET.urlencode(safe=","), request.GET.urlencode()}
 
     def cached(self, key, tokens):
         """The current copy of a page: from this process's memory, else from the shared cache."""

@@ -8,7 +8,9 @@ itself is best changed in content/finder.toml, where `checkcontent` checks it.
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ipgsite.ipg import languages
@@ -76,10 +78,24 @@ class QuestionAdmin(ContentAdmin):
         if not changes:
             return "—"
         rows = (
-            (c.at.strftime("%Y-%m-%d %H:%M"), c.who, c.field, c.language, c.before or "—", c.after or "—")
+            (
+                c.at.strftime("%Y-%m-%d %H:%M"),
+                c.who,
+                c.field,
+                c.language,
+                c.before or "—",
+                c.after or "—",
+                reverse("translations:revert", args=[c.pk]),
+                _("Revert"),
+            )
             for c in changes
         )
-        return format_html("<ul>{}</ul>", format_html_join("", "<li>{} · {} · {} [{}]: {} → {}</li>", rows))
+        # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
+        row = (
+            '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
+            'formnovalidate class="button">{}</button></li>'
+        )
+        return format_html("<ul>{}</ul>", format_html_join("", row, rows))
 
     def written_columns(self):
         return wording_columns()

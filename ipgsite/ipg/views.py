@@ -3,12 +3,14 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 from django.urls import translate_url
 from django.utils import translation
 from django.utils.html import strip_tags
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import Truncator
 from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from . import compare, languages, versions
@@ -161,3 +163,10 @@ def penalties(request):
         "chosen_label": Penalty(chosen).label if chosen else "",
     }
     return render(request, "ipg/penalties.html", context)
+
+
+@require_safe
+@cache_control(public=True, max_age=24 * 3600)
+def favicon(request):
+    """/favicon.ico, which browsers ask for unprompted: the site's icon among the static files."""
+    return HttpResponseRedirect(static("favicon.ico"))

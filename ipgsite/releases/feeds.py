@@ -20,6 +20,9 @@ class ReleasesFeed(Feed):
     def subtitle(self):
         return _("Each release of the Infraction Procedure Guide, with the sections it changed.")
 
+    def author_name(self):
+        return _("Infraction Procedure Guide")  # the site, which writes the entries (RFC 4287 §4.1.1)
+
     def link(self):
         return reverse("releases:changes")
 

@@ -1,12 +1,14 @@
 """The picture a chat app shows for a shared paragraph: 1200×630 PNG, drawn on the server with Pillow.
 
-Drawn once per text: the file's name holds a digest of everything drawn (text, title, penalty, language),
-so an edit of any of them makes a new picture and the old one is removed. The CJK font is Noto Sans CJK
-(Debian's fonts-noto-cjk, which `make serve` installs), found with fc-match or at Debian's path.
+Drawn once per text, when the text is written (`ipgsite.study.pictures`, after the write commits), or when it is
+first asked for if that found no font or failed: the file's name holds a digest of everything drawn (text, title,
+penalty, language), so an edit of any of them makes a new picture and the old one is removed. The CJK font is Noto
+Sans CJK (Debian's fonts-noto-cjk, which `make serve` installs), found with fc-match or at Debian's path.
 """
 
 import functools
 import hashlib
+import io
 import json
 import os
 import re
@@ -181,12 +183,43 @@ def draw(card):
         return out.read()
 
 
-def picture(card):
-    """The picture's file, drawn now if this text has none yet; pictures of earlier texts are removed."""
+DIGEST = re.compile(r"[0-9a-f]{16}")
+
+
+def open_drawn(number, key, code, digest):
+    """The stored picture that a picture URL's `?v=` names (the digest of what it shows), open; None if there
+    is none, or `digest` is no digest."""
+    if not DIGEST.fullmatch(digest or ""):
+        return None
+    try:
+        return (Path(settings.PREVIEW_IMAGE_DIR) / f"{number}-{key}-{code}-{digest}.png").open("rb")
+    except FileNotFoundError:
+        return None
+
+
+def open_picture(card):
+    """The picture as an open binary file: its stored file, else drawn now (and stored).
+
+    The file is opened, never looked at first: once open, it reads whole even if another process removes it
+    (a picture of a newer text replacing it), so a picture stored when asked for is always served."""
+    try:
+        return (Path(settings.PREVIEW_IMAGE_DIR) / card.filename).open("rb")
+    except FileNotFoundError:
+        return io.BytesIO(store(card))
+
+
+def ensure(card):
+    """Draw and store the picture unless this text has one already; True when it was drawn."""
+    if (Path(settings.PREVIEW_IMAGE_DIR) / card.filename).is_file():
+        return False
+    store(card)
+    return True
+
+
+def store(card):
+    """Draw the picture and store it under its name (atomically); pictures of earlier texts are removed."""
     directory = Path(settings.PREVIEW_IMAGE_DIR)
     path = directory / card.filename
-    if path.is_file():
-        return path
     data = draw(card)
     directory.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".drawing-", suffix=".png")
@@ -196,4 +229,4 @@ def picture(card):
     for old in directory.glob(f"{card.prefix}*.png"):
         if old.name != card.filename and old.name[len(card.prefix) :].count("-") == 0:
             old.unlink(missing_ok=True)
-    return path
+    return data

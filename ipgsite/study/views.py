@@ -10,10 +10,10 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages
-from ipgsite.ipg.models import Chapter, Paragraph, Part, Penalty, Section
+from ipgsite.ipg.models import Chapter, Paragraph, Part, Section
 from ipgsite.ipg.reading import read_section, shown_text
 
-from . import cards, lists, previews
+from . import cards, lists, pictures, previews
 from . import quiz as quizzes
 
 
@@ -25,25 +25,6 @@ def _section_url(section, code):
 def _share_url(section, key, code):
     with translation.override(code):
         return reverse("study:paragraph", kwargs={"number": section.number, "key": key})
-
-
-def _card(section, paragraph, code):
-    """What the preview picture of `paragraph` shows in `code`: its text, or that it has none in `code`."""
-    with translation.override(code):
-        text = paragraph.text_in(code)
-        if text:
-            text = previews.plain_text(text)
-        else:
-            text = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
-        return cards.Card(
-            code=code,
-            number=section.number,
-            key=paragraph.key,
-            title=section.title_in(code) or section.title_en,
-            penalty=str(Penalty(section.penalty).label) if section.penalty else "",
-            text=text,
-            site=gettext("Infraction Procedure Guide"),
-        )
 
 
 def _paragraph(number, key):
@@ -71,7 +52,7 @@ def paragraph(request, number, key):
         description = previews.shorten(previews.plain_text(text), code)
     else:
         description = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
-    card = _card(section, paragraph, code)
+    card = pictures.card_for(section, paragraph, code)
     image = reverse("study:preview-image", kwargs={"number": number, "key": key})
     context = {
         "section": section,
@@ -107,13 +88,23 @@ def _paragraph_name(row):
 
 @require_safe
 def preview_image(request, number, key):
+    """The link preview picture: the file its URL names (`?v=`, the digest of what it shows), read without the
+    database; else the picture of the paragraph's current text."""
+    stored = cards.open_drawn(number, key, get_language(), request.GET.get("v"))
+    if stored is not None:
+        return _picture_response(stored)
     section, paragraph = _paragraph(number, key)
     try:
-        path = cards.picture(_card(section, paragraph, get_language()))
+        # Drawn when its text was written; drawn now only if that could not be done.
+        file = cards.open_picture(pictures.card_for(section, paragraph, get_language()))
     except cards.FontMissing:
         # Said at start-up by the system check study.W001; the page's text preview still works.
         return HttpResponse(gettext("The preview picture is not available."), status=503, content_type="text/plain")
-    response = FileResponse(path.open("rb"), content_type="image/png")
+    return _picture_response(file)
+
+
+def _picture_response(file):
+    response = FileResponse(file, content_type="image/png")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 
@@ -151,9 +142,9 @@ def reading_list(request):
             reverse("study:list") + "?" + urlencode([("p", e.reference) for e in entries] + _langs(langs), safe=":,")
         ),
     }
-    response = render(request, "study/list.html", context)
-    patch_vary_headers(response, ["Cookie"])  # a reader with a remembered choice is redirected from this URL
-    return response
+    # Kept in the page cache once per URL and remembered choice, which answers Vary: Cookie (a reader with a
+    # remembered choice is redirected from this URL).
+    return render(request, "study/list.html", context)
 
 
 def _langs(langs):

@@ -52,10 +52,32 @@ class TermForm(WrittenForm):
                 self.add_error(column, error)
                 continue
             cleaned[column] = writing.text_in(stored, code, field) if text is None else text
+        self._check_names(stored, cleaned)
         if conflicts:
             self.data = self.data.copy()
             self.data[self.add_prefix("base_revision")] = stored.revision
         return cleaned
+
+    def _check_names(self, stored, cleaned):
+        """The names as this save would leave them: none shared with another term, and at least one."""
+        names = {}
+        for column, (field, code) in term_columns().items():
+            if field != "name":
+                continue
+            if column in self.fields and column not in self.errors:
+                names[column] = cleaned.get(column) or ""
+                if names[column] and names[column] != ((stored.name_in(code) or "") if stored else ""):
+                    try:
+                        writing.refuse_shared_name(stored, code, names[column])
+                    except ValidationError as error:
+                        self.add_error(column, error)
+            else:
+                names[column] = (stored.name_in(code) or "") if stored else ""
+        try:
+            writing.refuse_nameless(names.values())
+        except ValidationError as error:
+            cleared = [c for c in names if c in self.fields and c not in self.errors and not names[c]]
+            self.add_error(cleared[0] if cleared else None, error)
 
 
 def _status_action(step, code):

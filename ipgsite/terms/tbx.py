@@ -12,6 +12,7 @@ and terms the file leaves out are left as they are. The places where forms were 
 file (or one imported as the content files) only.
 """
 
+import os
 import re
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
@@ -107,6 +108,19 @@ def _language(value):
 
 def _text(element):
     return " ".join((element.text or "").split()) if element is not None else ""
+
+
+def read_tbx(path):
+    """The bytes of the file at `path`, measured before they are read: a file over MAX_BYTES is a TBXError
+    (and so is a file that grows past it while read, such as a pipe); OSError when it cannot be read."""
+    with open(path, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > MAX_BYTES:
+            raise TBXError([f"the file is {size} bytes; at most {MAX_BYTES} are read"])
+        data = file.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise TBXError([f"the file is over {MAX_BYTES} bytes; at most {MAX_BYTES} are read"])
+    return data
 
 
 def parse_tbx(data):

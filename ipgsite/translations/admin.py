@@ -293,7 +293,8 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
             stored = writing.save_structure(stored, values, by=request.user)
             obj.pk = stored.pk
         base = form.cleaned_data.get("base_revision")
-        for column, (field, code) in columns.items():
+        # Texts cleared last: a term may lose one name in the save that gives it another.
+        for column, (field, code) in sorted(columns.items(), key=lambda item: not form.cleaned_data.get(item[0])):
             if column in form.cleaned_data and (form.cleaned_data[column] or "") != writing.text_in(
                 stored, code, field
             ):

@@ -1,11 +1,12 @@
-"""Undoing one change from a paragraph's (or a term's) history, as a new change of the user's own (so it can be
-undone too).
+"""Undoing one change from a paragraph's (or a term's, or a finder question's) history, as a new change of the
+user's own (so it can be undone too).
 
 The history itself is written by `writing`, with every change: who, when, before and after.
 """
 
 from django.utils.translation import gettext as _
 
+from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
@@ -24,18 +25,19 @@ def revert(change, user):
 
     A revert is the user's own edit: it is minor only when an editor reverts a minor edit.
     """
-    if change.action == Change.Action.EDIT and change.term_id:
-        term = Term.objects.get(pk=change.term_id)
+    if change.action == Change.Action.EDIT and (change.term_id or change.question_id):
+        obj = Term.objects.get(pk=change.term_id) if change.term_id else Question.objects.get(pk=change.question_id)
         writing.write_text(
-            term,
+            obj,
             change.language,
             change.before,
             by=user,
             base_revision=writing.LATEST,
+            minor=change.minor and can_edit_structure(user),
             reverting=change,
             field=change.field,
         )
-        return term
+        return obj
     if change.action == Change.Action.EDIT:
         if change.field == "body":
             note = Note.objects.filter(pk=change.note_id).first() if change.note_id else None

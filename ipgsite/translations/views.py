@@ -617,6 +617,8 @@ def revert_change(request, change_id):
         )
     if change.term_id:
         return HttpResponseRedirect(reverse("admin:terms_term_change", args=[change.term_id]))
+    if change.question_id:
+        return HttpResponseRedirect(reverse("admin:finder_question_change", args=[change.question_id]))
     paragraph = change.paragraph
     return HttpResponseRedirect(reverse("translations:history", args=[paragraph.section.number, paragraph.key]))
 

@@ -344,9 +344,9 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
         if text is None:
             return False
         if field == "name" and text:
-            _refuse_shared_form(obj, code, text)
-        if field == "name" and not text and not any(obj.name_in(other) for other in languages.others(code)):
-            raise ValidationError(_("A term keeps at least one name; an editor deletes a term that has none."))
+            refuse_shared_name(obj, code, text)
+        if field == "name" and not text:
+            refuse_nameless([obj.name_in(other) for other in languages.others(code)])
         edit = Edit(
             obj=obj,
             language=code,
@@ -363,10 +363,19 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
     return True
 
 
-def _refuse_shared_form(term, code, name):
-    """Two terms never share a name in one language: a reader could not tell which one a text means."""
+def refuse_nameless(names):
+    """A term keeps at least one name: `names` are the names it would have left."""
+    if not any(names):
+        raise ValidationError(_("A term keeps at least one name; an editor deletes a term that has none."))
+
+
+def refuse_shared_name(term, code, name):
+    """Two terms never share a name in one language: a reader could not tell which one a text means.
+
+    `term` is the term named, or None for a term not yet saved."""
     column = text_column(Term, code, "name")
-    other = Term.objects.exclude(pk=term.pk).filter(**{f"{column}__iexact": name}).first()
+    others = Term.objects.exclude(pk=term.pk) if term is not None else Term.objects.all()
+    other = others.filter(**{f"{column}__iexact": name}).first()
     if other is not None:
         raise ValidationError(
             _("%(name)s is already the name of the term %(other)s.") % {"name": name, "other": other.key}

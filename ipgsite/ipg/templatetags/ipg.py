@@ -1,5 +1,7 @@
 from django import template
-from django.utils.html import format_html
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
 
 from .. import languages
@@ -75,3 +77,16 @@ def section_link(section, penalty=False, has_text=None, rel="", query=""):
 def breadcrumbs(previous=None, next=None, query=""):
     """The way back to the outline, and the sections before and after this one (with the compare choice)."""
     return {"previous": previous, "next": next, "query": query}
+
+
+@register.simple_tag(takes_context=True)
+def language_alternates(context):
+    """`<link rel="alternate" hreflang>` to this page in every language, as a section page names its own."""
+    request = context["request"]
+    match = request.resolver_match
+    links = []
+    for code in languages.CODES:
+        with translation.override(code):
+            url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+        links.append((languages.html_lang(code), request.build_absolute_uri(url)))
+    return format_html_join("\n  ", '<link rel="alternate" hreflang="{}" href="{}">', links)

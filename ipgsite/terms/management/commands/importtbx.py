@@ -1,12 +1,10 @@
-from pathlib import Path
-
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from ipgsite.translations.writing import CONTENT_FILES, Conflict
 
-from ...tbx import TBXError, import_entries, parse_tbx
+from ...tbx import TBXError, import_entries, parse_tbx, read_tbx
 
 
 class Command(BaseCommand):
@@ -33,9 +31,11 @@ class Command(BaseCommand):
             if by is None:
                 raise CommandError(f"Nothing was imported: no active user {username!r}.")
         try:
-            data = Path(file).read_bytes()
+            data = read_tbx(file)
         except OSError as exc:
             raise CommandError(f"Nothing was imported: {file} cannot be read: {exc.strerror}") from None
+        except TBXError as exc:
+            raise CommandError(f"Nothing was imported. {file}: {exc}") from None
         try:
             entries = parse_tbx(data)
             stats = import_entries(entries, by)
