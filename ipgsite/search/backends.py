@@ -194,11 +194,12 @@ class Search:
         rank = self.rank.replace("e.folded", "matches.folded")
         spread = self.spread.replace("e.folded", "matches.folded")
         reaches = "own_language = 0 OR own_total < %s"
+        preferred = PREFERRED[self.ranking.prefer]
         ranked = (
             f"SELECT id, total, own_language, defining, preferred, CASE WHEN {reaches} THEN {spread} ELSE 0 END"
             f" AS spread, CASE WHEN {reaches} THEN {rank} ELSE 0 END AS density, kind_order FROM (SELECT e.id AS id,"
-            f" e.folded AS folded, {KIND_ORDER} AS kind_order, {self.defining} AS defining,"
-            f" {PREFERRED[self.ranking.prefer]} AS preferred, {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
+            f" e.folded AS folded, {KIND_ORDER} AS kind_order, {self.defining} AS defining, {preferred}"
+            f" AS preferred, {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
             f" COUNT(*) FILTER (WHERE e.language = %s) OVER () AS own_total {self._from_where()}) AS matches"
             f" ORDER BY {ORDER} LIMIT %s OFFSET %s"
         )
