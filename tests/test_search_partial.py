@@ -159,8 +159,8 @@ def test_a_cjk_phrase_is_split_only_when_the_text_lacks_it_as_typed(client, ipg)
 def test_the_parts_closest_together_rank_first(client, ipg):
     # Two examples with 先手, 抓 and 牌: the one that holds them far apart is shorter, so they make up more of it
     # (the density that ranks results otherwise); the one that holds them close together still comes first.
-    write("2.4", "example-c", "zh-hans", "先手抓了牌,之后牌手又照常进行了自己的回合,并且没有任何其他的问题。")
-    write("2.4", "example-d", "zh-hans", "先手。对局很正常。抓。结束牌")
+    write("2.4", "example-c", "zh-hans", "先手抓了牌,之后对局又照常进行了自己的回合,并且没有任何其他的问题。")
+    write("2.4", "example-d", "zh-hans", "先手的对局很正常,后来抓了牌手的牌。")
     html = page(client, "先手抓牌", "zh-hans", language="zh-hans")
     assert hrefs(html).index("/zh-hans/ipg/2.4/#example-c") < hrefs(html).index("/zh-hans/ipg/2.4/#example-d")
 
