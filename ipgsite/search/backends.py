@@ -316,24 +316,30 @@ class PostgresSearch(Search):
             self.params += [param for _sql, params in conditions for param in params]
 
     def _with_indexes(self, run):
-        if not self.indexed:
-            return run()
-        # The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast
-        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes;
-        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query,
-        # nor start parallel workers for it.
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
-                )
-            return run()
+        return with_indexes(run) if self.indexed else run()
 
     def page(self, offset, limit):
         return self._with_indexes(lambda: super(PostgresSearch, self).page(offset, limit))
 
     def any(self):
         return self._with_indexes(super().any)
+
+
+def with_indexes(run):
+    """`run()` on PostgreSQL, made to use the indexes.
+
+    The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast every
+    tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes; and never compile
+    the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query, nor start parallel workers
+    for it."""
+    if connection.vendor != "postgresql":
+        return run()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+            )
+        return run()
 
 
 def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False, ranking=None, subsets=None):
@@ -345,6 +351,23 @@ def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False,
     return kind(terms, languages, kinds, page_language, ranking, subsets)
 
 
-def holds(form, by_like=False):
-    """Whether any entry, in any language, contains `form`."""
-    return search_for([Term(form, (form,))], by_like=by_like).any()
+def which_find(groups, languages=(), kinds=(), page_language="en", by_like=False):
+    """For each list of terms, whether any entry matches every term of it: one query for them all."""
+    searches = [search_for(group, languages, kinds, page_language, by_like) for group in groups]
+    if not searches:
+        return []
+    sql = "SELECT " + ", ".join(f"(SELECT 1 {search._from_where()} LIMIT 1)" for search in searches)
+    params = [param for search in searches for param in search.params]
+
+    def run():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [found is not None for found in cursor.fetchone()]
+
+    return with_indexes(run) if any(getattr(search, "indexed", False) for search in searches) else run()
+
+
+def which_held(forms, by_like=False):
+    """The forms that some entry, in any language, contains: one query."""
+    found = which_find([[Term(form, (form,))] for form in forms], by_like=by_like)
+    return {form for form, held in zip(forms, found, strict=True) if held}

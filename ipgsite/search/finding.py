@@ -181,19 +181,24 @@ def _also_searched(terms):
 
 
 class Finds:
-    """Whether a term alone, or terms together, find anything with the query's filters; each term asked once."""
+    """Whether a term alone, or terms together, find anything with the query's filters; each term asked once, and
+    the terms of a query all in one question."""
 
     def __init__(self, query, termbase, page_language, by_like=False):
         self.query, self.termbase, self.page_language, self.by_like = query, termbase, page_language, by_like
         self.known = {}
 
-    def together(self, terms):
-        search = backends.search_for(terms, self.query.languages, self.query.kinds, self.page_language, self.by_like)
-        return search.any()
+    def together(self, groups):
+        """For each list of terms, whether any entry holds them all."""
+        return backends.which_find(groups, self.query.languages, self.query.kinds, self.page_language, self.by_like)
+
+    def ask(self, terms):
+        unknown = list({term.text: term for term in terms if term.text not in self.known}.values())
+        for term, found in zip(unknown, self.together([[term] for term in unknown]), strict=True):
+            self.known[term.text] = found
 
     def term(self, term):
-        if term.text not in self.known:
-            self.known[term.text] = self.together([term])
+        self.ask([term])
         return self.known[term.text]
 
     def __call__(self, text):
@@ -214,16 +219,19 @@ def cjk_names(termbase):
 def split_phrases(terms, termbase, finds):
     """The terms, with each CJK phrase that names nothing and finds nothing as typed replaced by its parts
     (search/phrases.py); and the phrases split, each a tuple of its parts' terms."""
+    phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
+    finds.ask(phrasal)
+    phrasal = [term for term in phrasal if not finds.known[term.text]]
+    held = backends.which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}), finds.by_like)
     out, split = [], []
     for term in terms:
-        if term.named is None and phrases.is_phrase(term.text) and not finds.term(term):
-            found = phrases.parts(term.text, cjk_names(termbase), lambda pair: backends.holds(pair, finds.by_like))
-            if len(found) > 1:
-                parts = [expand([part], termbase)[0] for part in found]
-                out += [part for part in parts if part not in out]
-                split.append(tuple(parts))
-                continue
-        out.append(term)
+        found = phrases.parts(term.text, cjk_names(termbase), held) if term in phrasal else []
+        if len(found) > 1:
+            parts = [expand([part], termbase)[0] for part in found]
+            out += [part for part in parts if part not in out]
+            split.append(tuple(parts))
+        else:
+            out.append(term)
     return out, tuple(split)
 
 
@@ -315,21 +323,31 @@ def find(query, page_language, names=None, by_like=False):
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
-    terms, split = split_phrases(terms, termbase, finds)
-    groups = [terms]
+    groups, split = [terms], ()
     search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking_of(groups, split))
     results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     found_nothing = not results.total and not results.sections
-    if not results.total and len(terms) > 1 and (most := most_of(terms, finds.term, finds.together)):
-        groups, _missing = most
-        searched = list({term.text: term for group in groups for term in group}.values())
-        subsets = None if len(groups) == 1 else groups
-        ranking = ranking_of(groups, split)
-        search = backends.search_for(
-            searched, query.languages, query.kinds, page_language, by_like, ranking, subsets=subsets
-        )
-        results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
-        results.partial = True
+    if not results.total:
+        if len(terms) == 1:
+            finds.known[terms[0].text] = False
+        terms, split = split_phrases(terms, termbase, finds)
+        if split:
+            groups = [terms]
+            ranking = ranking_of(groups, split)
+            search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    if not results.total and len(terms) > 1:
+        finds.ask(terms)
+        most = most_of(terms, finds.term, finds.together)
+        if most:
+            groups, _missing = most
+            searched = list({term.text: term for group in groups for term in group}.values())
+            subsets = None if len(groups) == 1 else groups
+            search = backends.search_for(
+                searched, query.languages, query.kinds, page_language, by_like, ranking_of(groups, split), subsets
+            )
+            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+            results.partial = True
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
     forms = [form for group in groups for term in group for form in term.forms]

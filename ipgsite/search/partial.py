@@ -30,25 +30,21 @@ def holds_term(term, folded, stems):
 
 def most_of(terms, finds, finds_together):
     """(groups of terms, the terms no entry holds), where each group is held together by some entry and none holds a
-    larger one; or None when no word (other than small ones) is found at all. `finds(term)` and
-    `finds_together(terms)` say whether any entry holds the term, and all of the terms."""
+    larger one; or None when no word (other than small ones) is found at all. `finds(term)` says whether any entry
+    holds the term; `finds_together(groups)`, for each group, whether any entry holds all its terms."""
     words = [term for term in terms if not is_small(term)]
     missing = [term for term in words if not finds(term)]
     kept = [term for term in words if term not in missing]
     if not kept:
         return None
     with_small = [term for term in terms if term not in missing]
-    if with_small not in (terms, kept) and finds_together(with_small):
+    if with_small not in (terms, kept) and finds_together([with_small])[0]:
         return [with_small], missing
-    tries = 0
+    tries = MAX_TRIES
     for size in range(len(kept), 1, -1):
-        found = []
-        for group in combinations(kept, size):
-            if tries == MAX_TRIES or list(group) == terms:  # the whole query found nothing
-                continue
-            tries += 1
-            if finds_together(list(group)):
-                found.append(list(group))
+        groups = [list(group) for group in combinations(kept, size) if list(group) != terms][:tries]
+        tries -= len(groups)
+        found = [group for group, held in zip(groups, finds_together(groups), strict=True) if held]
         if found:
             return found, missing
     return [[term] for term in kept], missing

@@ -34,9 +34,14 @@ def is_phrase(text):
     return len(text) >= 3 and CJK_LETTER.search(text) is not None and " " not in text
 
 
-def parts(text, names, holds):
+def pairs(text):
+    """Every two Han characters next to each other in `text`."""
+    return [text[at : at + 2] for at in range(len(text) - 1) if script(text[at]) == script(text[at + 1]) == "han"]
+
+
+def parts(text, names, held):
     """The parts of `text` to search for, in order: `names` is the termbase's folded names and variants;
-    `holds(pair)` says whether the index holds two characters together."""
+    `held` the pairs of characters (of `pairs(text)`) that the index holds."""
     longest = max(map(len, names), default=0)
     found, at = [], 0
 
@@ -55,7 +60,7 @@ def parts(text, names, holds):
         kind = script(text[at])
         if kind == "han":
             pair = text[at : at + 2]
-            end = at + 2 if len(pair) == 2 and script(pair[1]) == "han" and holds(pair) else at + 1
+            end = at + 2 if pair in held else at + 1
             if text[at:end] not in GRAMMAR:
                 found.append(text[at:end])
             at = end
