@@ -18,7 +18,7 @@ from . import backends, phrases
 from .expanding import expand, names_of, simplified
 from .folding import CJK_LETTER, fold
 from .models import Kind
-from .partial import is_small, lacking, most_of
+from .partial import is_small, lacking, tries
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -338,16 +338,17 @@ def find(query, page_language, names=None, by_like=False):
             results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     if not results.total and len(terms) > 1:
         finds.ask(terms)
-        most = most_of(terms, finds.term, finds.together)
-        if most:
-            groups, _missing = most
-            searched = list({term.text: term for group in groups for term in group}.values())
-            subsets = None if len(groups) == 1 else groups
+        _missing, levels = tries(terms, finds.term)
+        for level in levels:  # the largest groups of words that some entry holds
+            searched = list({term.text: term for group in level for term in group}.values())
+            subsets = None if len(level) == 1 else level
             search = backends.search_for(
-                searched, query.languages, query.kinds, page_language, by_like, ranking_of(groups, split), subsets
+                searched, query.languages, query.kinds, page_language, by_like, ranking_of(level, split), subsets
             )
             results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
-            results.partial = True
+            if results.total or page:
+                groups, results.partial = level, True
+                break
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
     forms = [form for group in groups for term in group for form in term.forms]

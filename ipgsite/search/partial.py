@@ -28,26 +28,24 @@ def holds_term(term, folded, stems):
     return any(form in folded for form in term.forms) or any(f" {phrase} " in stems for phrase in term.stems)
 
 
-def most_of(terms, finds, finds_together):
-    """(groups of terms, the terms no entry holds), where each group is held together by some entry and none holds a
-    larger one; or None when no word (other than small ones) is found at all. `finds(term)` says whether any entry
-    holds the term; `finds_together(groups)`, for each group, whether any entry holds all its terms."""
+def tries(terms, finds):
+    """(the terms no entry holds, the groups of the others to look for, in lists of the same size, largest first):
+    the results are the entries holding every term of one of the groups in the first list where any entry does.
+    `finds(term)` says whether any entry holds the term. No groups when no word (other than small ones) is found."""
     words = [term for term in terms if not is_small(term)]
     missing = [term for term in words if not finds(term)]
     kept = [term for term in words if term not in missing]
     if not kept:
-        return None
+        return missing, []
     with_small = [term for term in terms if term not in missing]
-    if with_small not in (terms, kept) and finds_together([with_small])[0]:
-        return [with_small], missing
-    tries = MAX_TRIES
+    found = [[with_small]] if with_small not in (terms, kept) else []
+    left = MAX_TRIES
     for size in range(len(kept), 1, -1):
-        groups = [list(group) for group in combinations(kept, size) if list(group) != terms][:tries]
-        tries -= len(groups)
-        found = [group for group, held in zip(groups, finds_together(groups), strict=True) if held]
-        if found:
-            return found, missing
-    return [[term] for term in kept], missing
+        groups = [list(group) for group in combinations(kept, size) if list(group) != terms][:left]
+        left -= len(groups)
+        if groups:
+            found.append(groups)
+    return missing, [*found, [[term] for term in kept]]
 
 
 def lacking(terms, folded, stems):
