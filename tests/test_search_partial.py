@@ -226,3 +226,12 @@ def test_a_nonsense_word_changes_nothing_but_is_named_missing(ipg, words, nonsen
     assert {tuple(h.missing) for g in longer.groups for h in g.hits} == {(nonsense,)}
     if connection.vendor == "sqlite":
         assert longer.total == find(Query.parse(" ".join([*words, nonsense])), reader, by_like=True).total
+
+
+def test_the_missing_words_fit_a_phone_without_javascript(live_ipg, new_page):
+    browser_page = new_page(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    long_word = "qzxv" * 20  # a word the text lacks, longer than a phone is wide
+    browser_page.goto(f"{live_ipg.url}/ja/search/?q=eight+cards+in+opening+hand+{long_word}")
+    assert browser_page.locator(".missing").first.inner_text().startswith("含まれない語")
+    assert browser_page.locator(".missing s").all_inner_texts() == ["opening", long_word]
+    assert browser_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
