@@ -337,7 +337,7 @@ def find(query, page_language, names=None, by_like=False):
             search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
             results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     if not results.total and len(terms) > 1:
-        finds.ask(terms)
+        finds.ask([term for term in terms if not is_small(term)])  # "in", "to": no index holds them, nor is it needed
         _missing, levels = tries(terms, finds.term)
         for level in levels:  # the largest groups of words that some entry holds
             searched = list({term.text: term for group in level for term in group}.values())
