@@ -10,7 +10,8 @@ p50 and p95 of `search.finding.find()` (the view's work: count, rank, one page o
 snippets), first with the indexes and then with a LIKE scan of every entry doing the same work,
 and the ratio LIKE/index. The goal is an index p95 under 10 ms at 50x. Every query goes through all the search
 does: stems, traditional characters converted, "Did you mean" (the near misses find nothing, and each of
-their words is looked up alone).
+their words is looked up alone), partial matches (a word the text lacks: each word, then groups of words, looked up
+before the page of those holding most of them) and CJK phrases split into parts.
 """
 
 import argparse
@@ -34,6 +35,14 @@ QUERIES = {
     "traditional Chinese": ["黑暗親信", "額外看牌", "再調度", "非公開牌張", "誘發"],
     "across languages": ["scry", "Dark Confidant", "マリガン", "library", ("scry", ["ja"])],
     "near misses": ["mulligna", "Hiden Card Eror", "Markd Cards", "mulligna procedure", "librery"],
+    "partial matches": [
+        "eight cards in opening hand",
+        "player forgot to reveal card",
+        "opponent forgot Dark Confidant reveal",
+        "Ancestral Recall drew five cards",
+        "Dark Confidant mulligan",
+    ],
+    "CJK phrases": ["先手抓牌", "手札が多すぎる", "手牌太多", "忘记展示黑暗亲信", "闇の腹心を公開しなかった"],
 }
 BENCH_DATABASE = f"ipg_bench_search_{os.getpid()}"  # its own, so that two runs on one server don't collide
 

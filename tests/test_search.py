@@ -114,8 +114,14 @@ def test_a_query_that_matches_nothing_says_so(client, ipg):
     assert "Nothing found" in html.find("p", class_="no-results").text()
 
 
-def test_every_term_must_match(client, ipg):
-    assert urls(search(client, "Dark Confidant mulligan")) == []
+def test_every_term_must_match_or_the_results_say_which_they_lack(client, ipg):
+    html = search(client, "Dark Confidant mulligan")  # no paragraph or note names both
+    assert html.find("p", class_="result-count").text().startswith("No paragraph or note contains every word")
+    for result in html.find_all("li", class_="result"):
+        lacks = [s.text() for s in result.find("p", class_="missing").find_all("s")]
+        assert lacks in (["dark confidant"], ["mulligan"])
+    html = search(client, "Dark Confidant resolves")
+    assert urls(html) == ["/en/ipg/2.3/#example-c"] and html.find("p", class_="missing") is None
 
 
 # Section numbers and names go straight to the section

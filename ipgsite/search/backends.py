@@ -19,6 +19,7 @@ on both databases (and in the LIKE scan); ties go to official text, then example
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import connection, transaction
@@ -35,6 +36,24 @@ LIKE = ("e.folded LIKE %s", "e.folded LIKE %s ESCAPE '\\'")  # SQLite's LIKE has
 STEMS_LIKE = ("e.stems LIKE %s", "e.stems LIKE %s ESCAPE '\\'")
 KIND_ORDER = "CASE e.kind WHEN 'text' THEN 0 WHEN 'example' THEN 1 ELSE 2 END"
 OWN_LANGUAGE = "CASE WHEN e.language = %s THEN 0 ELSE 1 END"
+PREFERRED = {
+    "": "0",
+    "examples": "CASE e.kind WHEN 'example' THEN 0 WHEN 'text' THEN 1 ELSE 2 END",  # a situation: its examples
+    "official": "CASE WHEN e.kind = 'note' THEN 1 ELSE 0 END",  # a name: the text itself before commentary on it
+}
+ORDER = "own_language, defining, preferred, spread, density DESC, kind_order, id"
+MAX_PLACED_FORMS = 4
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What comes first, after the page's language: the paragraph that defines the name searched for; the kind of
+    text the query asks for (`PREFERRED`); the entries that hold the parts of a split phrase closest together; then
+    the density of the terms."""
+
+    prefer: str = ""
+    defining: int | None = None  # the id of the paragraph that defines the term the query names
+    phrases: tuple = ()  # CJK phrases split into parts (search/phrases.py): each a tuple of its parts' Terms
 
 
 def fts_phrase(text):
@@ -69,6 +88,23 @@ def _density(terms, language):
     return f"({length} - {_bytes(removed)}) * 10000 / ({length} + 200)", forms
 
 
+def _spread(phrases):
+    """SQL for how far apart the parts of each split phrase are (the first place of each part's forms), summed,
+    and its parameters."""
+    sqlite = connection.vendor == "sqlite"
+    place, most, least = ("INSTR", "MAX", "MIN") if sqlite else ("STRPOS", "GREATEST", "LEAST")
+    spreads, params = [], []
+    for parts in phrases:
+        places, forms = [], []
+        for part in parts:
+            found = [f"{place}(e.folded, %s)" for _form in part.forms[:MAX_PLACED_FORMS]]
+            places.append(found[0] if len(found) == 1 else f"{most}({', '.join(found)})")
+            forms += part.forms[:MAX_PLACED_FORMS]
+        spreads.append(f"({most}({', '.join(places)}) - {least}({', '.join(places)}))")
+        params += forms * 2
+    return (" + ".join(spreads) or "0"), params
+
+
 class Found(NamedTuple):
     """One entry on the page of results."""
 
@@ -88,8 +124,11 @@ class Search:
 
     by_like = False
 
-    def __init__(self, terms, languages=(), kinds=(), page_language="en"):
+    def __init__(self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None):
+        """`subsets`: lists of terms; an entry then matches if it matches every term of any of them (the terms
+        ranking them are still `terms`)."""
         self.terms = list(terms)
+        self.ranking = ranking or Ranking()
         self.page_language = page_language
         self.tables = ["search_entry e"]
         self.where, self.params = [], []
@@ -102,7 +141,27 @@ class Search:
             self.where.append(f"e.kind IN ({', '.join(['%s'] * len(kinds))})")
             self.params += list(kinds)
         self.rank, self.rank_params = _density(self.terms, page_language)
-        self.look_up(self.terms)
+        self.spread, self.spread_params = _spread(self.ranking.phrases)
+        if self.ranking.defining is None:
+            self.defining, self.defining_params = "0", []
+        else:
+            self.defining = "CASE WHEN e.paragraph_id = %s AND e.note_id IS NULL THEN 0 ELSE 1 END"
+            self.defining_params = [self.ranking.defining]
+        if subsets is None:
+            self.look_up(self.terms)
+        else:
+            self.look_up_any(subsets)
+
+    def look_up_any(self, subsets):
+        """The entries that match every term of one of the subsets: the union of each subset's own search."""
+        selects, params, self.indexed = [], [], False
+        for subset in subsets:
+            search = type(self)(subset)
+            selects.append(f"SELECT e.id {search._from_where()}")
+            params += search.params
+            self.indexed = self.indexed or getattr(search, "indexed", False)
+        self.where.insert(0, f"e.id IN ({' UNION '.join(selects)})")
+        self.params[:0] = params
 
     def look_up(self, terms):
         sqlite = connection.vendor == "sqlite"
@@ -129,23 +188,29 @@ class Search:
 
     def page(self, offset, limit):
         """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`: one query.
-        The density (REPLACE, 2/3 of the ranking's time) is computed only for rows that can reach the page: those
-        in the page's language, and the others only when fewer than offset + limit matches are in it."""
+        The density (REPLACE, 2/3 of the ranking's time) and the spread of split phrases are computed only for rows
+        that can reach the page: those in the page's language, and the others only when fewer than offset + limit
+        matches are in it."""
         rank = self.rank.replace("e.folded", "matches.folded")
+        spread = self.spread.replace("e.folded", "matches.folded")
+        reaches = "own_language = 0 OR own_total < %s"
+        preferred = PREFERRED[self.ranking.prefer]
         ranked = (
-            f"SELECT id, total, own_language, CASE WHEN own_language = 0 OR own_total < %s THEN {rank} ELSE 0 END"
-            f" AS density, kind_order FROM (SELECT e.id AS id, e.folded AS folded, {KIND_ORDER} AS kind_order,"
-            f" {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
+            f"SELECT id, total, own_language, defining, preferred, CASE WHEN {reaches} THEN {spread} ELSE 0 END"
+            f" AS spread, CASE WHEN {reaches} THEN {rank} ELSE 0 END AS density, kind_order FROM (SELECT e.id AS id,"
+            f" e.folded AS folded, {KIND_ORDER} AS kind_order, {self.defining} AS defining, {preferred}"
+            f" AS preferred, {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
             f" COUNT(*) FILTER (WHERE e.language = %s) OVER () AS own_total {self._from_where()}) AS matches"
-            f" ORDER BY own_language, density DESC, kind_order, id LIMIT %s OFFSET %s"
+            f" ORDER BY {ORDER} LIMIT %s OFFSET %s"
         )
         sql = (
             f"SELECT page.total, e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, e.stems, p.key"
             f" FROM ({ranked}) AS page JOIN search_entry e ON e.id = page.id"
             f" JOIN {Paragraph._meta.db_table} p ON p.id = e.paragraph_id"
-            f" ORDER BY page.own_language, page.density DESC, page.kind_order, page.id"
+            f" ORDER BY {', '.join('page.' + column for column in ORDER.split(', '))}"
         )
-        params = [offset + limit] + self.rank_params + [self.page_language, self.page_language] + self.params
+        params = [offset + limit, *self.spread_params, offset + limit, *self.rank_params, *self.defining_params]
+        params += [self.page_language, self.page_language] + self.params
         with connection.cursor() as cursor:
             cursor.execute(sql, params + [limit, offset])
             rows = cursor.fetchall()
@@ -213,6 +278,8 @@ class SQLiteSearch(Search):
 
 
 class PostgresSearch(Search):
+    one_term_as_list = True
+
     def look_up(self, terms):
         """Each form of 3 or more characters is looked up in the pg_trgm index; a term's forms of 1 or 2 CJK
         characters, and its stem phrases, are each one tsquery of alternatives. A form no index holds (1 or 2 Latin
@@ -240,7 +307,7 @@ class PostgresSearch(Search):
             conditions += [("folded LIKE %s", [like_pattern(form)]) for form in others]
             self.indexed = self.indexed or not others
             by_term.append((conditions, not others))
-        if len(by_term) == 1 and by_term[0][1]:
+        if len(by_term) == 1 and by_term[0][1] and self.one_term_as_list:
             conditions = by_term[0][0]
             branches = " UNION ALL ".join(f"SELECT id FROM search_entry WHERE {sql}" for sql, _params in conditions)
             self.where.insert(0, f"e.id = ANY(ARRAY({branches}))")
@@ -251,18 +318,7 @@ class PostgresSearch(Search):
             self.params += [param for _sql, params in conditions for param in params]
 
     def _with_indexes(self, run):
-        if not self.indexed:
-            return run()
-        # The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast
-        # every tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes;
-        # and never compile the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query,
-        # nor start parallel workers for it.
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
-                )
-            return run()
+        return with_indexes(run) if self.indexed else run()
 
     def page(self, offset, limit):
         return self._with_indexes(lambda: super(PostgresSearch, self).page(offset, limit))
@@ -271,10 +327,60 @@ class PostgresSearch(Search):
         return self._with_indexes(super().any)
 
 
-def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False):
+class PostgresExists(PostgresSearch):
+    """Whether any entry matches: a term's conditions as one bitmap, whose first row answers, rather than a list of
+    every id each condition finds (rechecked, at 50x the corpus, on thousands of rows for a word like "card")."""
+
+    one_term_as_list = False
+
+
+def with_indexes(run):
+    """`run()` on PostgreSQL, made to use the indexes.
+
+    The planner prices `@@` and trigram rechecks too low and would rather read every row (and detoast every
+    tsvector): 10x slower at 50x the corpus. Within this transaction only, make it use the indexes; and never compile
+    the query (JIT), which its inflated cost estimates would ask for, at 200 ms a query, nor start parallel workers
+    for it."""
+    if connection.vendor != "postgresql":
+        return run()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+            )
+        return run()
+
+
+def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False, ranking=None, subsets=None):
     """The search that fits the database in use (or the plain LIKE scan)."""
     if by_like:
         kind = LikeScan
     else:
         kind = {"sqlite": SQLiteSearch, "postgresql": PostgresSearch}.get(connection.vendor, LikeScan)
-    return kind(terms, languages, kinds, page_language)
+    return kind(terms, languages, kinds, page_language, ranking, subsets)
+
+
+def which_find(groups, languages=(), kinds=(), page_language="en", by_like=False):
+    """For each list of terms, whether any entry matches every term of it: one query for them all."""
+    exists = not by_like and connection.vendor == "postgresql"
+    searches = [
+        PostgresExists(group, languages, kinds) if exists else search_for(group, languages, kinds, by_like=by_like)
+        for group in groups
+    ]
+    if not searches:
+        return []
+    sql = "SELECT " + ", ".join(f"(SELECT 1 {search._from_where()} LIMIT 1)" for search in searches)
+    params = [param for search in searches for param in search.params]
+
+    def run():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [found is not None for found in cursor.fetchone()]
+
+    return with_indexes(run) if any(getattr(search, "indexed", False) for search in searches) else run()
+
+
+def which_held(forms, by_like=False):
+    """The forms that some entry, in any language, contains: one query."""
+    found = which_find([[Term(form, (form,))] for form in forms], by_like=by_like)
+    return {form for form, held in zip(forms, found, strict=True) if held}

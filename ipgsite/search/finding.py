@@ -11,13 +11,14 @@ from django.utils.translation import get_language
 from ipgsite.caching.versions import content_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Alias, Section
+from ipgsite.ipg.models import Alias, Paragraph, Section
 from ipgsite.terms.lookup import vocabulary
 
-from . import backends
-from .expanding import expand, simplified
-from .folding import fold
+from . import backends, phrases
+from .expanding import expand, names_of, simplified
+from .folding import CJK_LETTER, fold
 from .models import Kind
+from .partial import is_small, lacking, tries
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -179,16 +180,79 @@ def _also_searched(terms):
     return [(name, languages.html_lang(code)) for name, code in also.items()]
 
 
-def _finds(query, termbase, page_language, by_like=False):
-    """Whether a single folded term, alone, finds anything."""
+class Finds:
+    """Whether a term alone, or terms together, find anything with the query's filters; each term asked once, and
+    the terms of a query all in one question."""
 
-    def finds(term):
-        search = backends.search_for(
-            expand([term], termbase), query.languages, query.kinds, page_language, by_like=by_like
-        )
-        return search.any()
+    def __init__(self, query, termbase, page_language, by_like=False):
+        self.query, self.termbase, self.page_language, self.by_like = query, termbase, page_language, by_like
+        self.known = {}
 
-    return finds
+    def together(self, groups):
+        """For each list of terms, whether any entry holds them all."""
+        return backends.which_find(groups, self.query.languages, self.query.kinds, self.page_language, self.by_like)
+
+    def ask(self, terms):
+        unknown = list({term.text: term for term in terms if term.text not in self.known}.values())
+        for term, found in zip(unknown, self.together([[term] for term in unknown]), strict=True):
+            self.known[term.text] = found
+
+    def term(self, term):
+        self.ask([term])
+        return self.known[term.text]
+
+    def __call__(self, text):
+        """Whether a single folded term, alone, finds anything."""
+        return self.term(expand([text], self.termbase)[0])
+
+
+_cjk_names = [None, None]  # the vocabulary last read, and its folded names in CJK script
+
+
+def cjk_names(termbase):
+    if _cjk_names[0] is not termbase:
+        forms = names_of(termbase).by_form if termbase else {}
+        _cjk_names[:] = [termbase, frozenset(form for form in forms if CJK_LETTER.search(form))]
+    return _cjk_names[1]
+
+
+def split_phrases(terms, termbase, finds):
+    """The terms, with each CJK phrase that names nothing and finds nothing as typed replaced by its parts
+    (search/phrases.py); and the phrases split, each a tuple of its parts' terms."""
+    phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
+    finds.ask(phrasal)
+    phrasal = [term for term in phrasal if not finds.known[term.text]]
+    held = backends.which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}), finds.by_like)
+    out, split = [], []
+    for term in terms:
+        found = phrases.parts(term.text, cjk_names(termbase), held) if term in phrasal else []
+        if len(found) > 1:
+            parts = [expand([part], termbase)[0] for part in found]
+            out += [part for part in parts if part not in out]
+            split.append(tuple(parts))
+        else:
+            out.append(term)
+    return out, tuple(split)
+
+
+def _defining_paragraph(term):
+    """The id of the paragraph that defines a term of the termbase, if it names one."""
+    if term.named is None or not term.named.defined_at:
+        return None
+    number, key = term.named.defined_at.split("#")
+    return Paragraph.objects.filter(section__number=number, key=key).values_list("pk", flat=True).first()
+
+
+def ranking_of(groups, split):
+    """How to rank the entries holding one of the groups of terms: a name (one term of the termbase) by its
+    definition, then official text before commentary; a situation (several words, or a split phrase) by its
+    examples."""
+    words = [[term for term in group if not is_small(term)] for group in groups]
+    if split or any(len(group) > 1 for group in words):
+        return backends.Ranking(prefer="examples", phrases=split)
+    if len(groups) == 1 and len(words[0]) == 1 and words[0][0].named is not None:
+        return backends.Ranking(prefer="official", defining=_defining_paragraph(words[0][0]))
+    return backends.Ranking()
 
 
 # Paragraphs and notes
@@ -204,6 +268,7 @@ class Hit:
     is_note: bool
     snippet: str
     url: str
+    missing: list = field(default_factory=list)  # the query's words it lacks, when no entry has them all
 
     @property
     def kind_label(self):
@@ -233,6 +298,7 @@ class Results:
     sections: list = field(default_factory=list)
     suggestions: list = field(default_factory=list)  # "Did you mean": [Suggestion]
     also: list = field(default_factory=list)  # what else the query's terms were searched as: [(name, language)]
+    partial: bool = False  # no entry holds every word: these hold most of them
 
     @property
     def has_next(self):
@@ -248,29 +314,53 @@ class Results:
 
 
 def find(query, page_language, names=None, by_like=False):
-    """The entries that contain every term of the query, one page of them, grouped by section in rank order."""
+    """The entries that contain every term of the query, one page of them, grouped by section in rank order; or,
+    when none does, those that contain most of its terms, each saying which it lacks."""
     names = names or SectionNames()
     termbase = vocabulary()
+    finds = Finds(query, termbase, page_language, by_like)
     terms = expand(query.terms, termbase)
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
-    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like=by_like)
-    forms = [form for term in terms for form in term.forms]
-    stems = {stem for term in terms for phrase in term.stems for stem in phrase.split()}
+    groups, split = [terms], ()
+    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking_of(groups, split))
     results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     found_nothing = not results.total and not results.sections
-    finds = _finds(query, termbase, page_language, by_like)
+    if not results.total:
+        if len(terms) == 1:
+            finds.known[terms[0].text] = False
+        terms, split = split_phrases(terms, termbase, finds)
+        if split:
+            groups = [terms]
+            ranking = ranking_of(groups, split)
+            search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    if not results.total and len(terms) > 1:
+        finds.ask([term for term in terms if not is_small(term)])  # "in", "to": no index holds them, nor is it needed
+        _missing, levels = tries(terms, finds.term)
+        for level in levels:  # the largest groups of words that some entry holds
+            searched = list({term.text: term for group in level for term in group}.values())
+            subsets = None if len(level) == 1 else level
+            search = backends.search_for(
+                searched, query.languages, query.kinds, page_language, by_like, ranking_of(level, split), subsets
+            )
+            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+            if results.total or page:
+                groups, results.partial = level, True
+                break
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
-    sections, groups = names.sections_of({found.section_id for found in page}), {}
+    forms = [form for group in groups for term in group for form in term.forms]
+    stems = {stem for group in groups for term in group for phrase in term.stems for stem in phrase.split()}
+    sections, by_section = names.sections_of({found.section_id for found in page}), {}
     for found in page:
         if found.section_id not in sections:  # deleted since the page was read
             continue
-        if found.section_id not in groups:
+        if found.section_id not in by_section:
             section = sections[found.section_id]
-            groups[found.section_id] = Group(section=section, url=names.url_of(section))
-        group = groups[found.section_id]
+            by_section[found.section_id] = Group(section=section, url=names.url_of(section))
+        group = by_section[found.section_id]
         group.hits.append(
             Hit(
                 key=found.key,
@@ -282,7 +372,8 @@ def find(query, page_language, names=None, by_like=False):
                     found.text, forms, found.language, found.folded, stems.intersection(found.stems.split())
                 ),
                 url=f"{group.url}#{found.key}",
+                missing=lacking(terms, found.folded, found.stems) if results.partial else [],
             )
         )
-    results.groups = list(groups.values())
+    results.groups = list(by_section.values())
     return results

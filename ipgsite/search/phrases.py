@@ -1,0 +1,74 @@
+"""A CJK phrase the text does not hold as typed (先手抓牌, 手札が多すぎる), split into parts without a dictionary.
+
+Chinese and Japanese write no spaces between words, so a judge's phrase is rarely a substring of the text: the text
+says 先手的牌手…抓了牌 where the judge typed 先手抓牌. The phrase is read from left to right; at each place the part
+is, in this order:
+- the longest name or variant of the termbase (`ipgsite.terms`) that starts there (手札, 抓, 闇の腹心);
+- a run of kana of one kind: katakana is a word (カード); hiragana is grammar (が, すぎる), and not searched for;
+- two Han characters that the index holds next to each other somewhere (先手), else one (牌). A few one-character
+  particles (的, 了) are grammar too.
+Each part is then a term of its own: the entries must hold every part, and those holding them closest together
+rank first (search/backends.py).
+"""
+
+import re
+
+from .folding import CJK_LETTER
+
+HIRAGANA = re.compile("[\u3041-\u309f]")
+KATAKANA = re.compile("[\u30a1-\u30ff\u31f0-\u31ff]")
+HAN = re.compile("[\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+GRAMMAR = frozenset("的了在是和与之")
+
+
+def script(char):
+    if HIRAGANA.match(char):
+        return "hiragana"
+    if KATAKANA.match(char):
+        return "katakana"
+    return "han" if HAN.match(char) else "other"
+
+
+def is_phrase(text):
+    """Whether a term is CJK text long enough to hold more than one word."""
+    return len(text) >= 3 and CJK_LETTER.search(text) is not None and " " not in text
+
+
+def pairs(text):
+    """Every two Han characters next to each other in `text`."""
+    return [text[at : at + 2] for at in range(len(text) - 1) if script(text[at]) == script(text[at + 1]) == "han"]
+
+
+def parts(text, names, held):
+    """The parts of `text` to search for, in order: `names` is the termbase's folded names and variants;
+    `held` the pairs of characters (of `pairs(text)`) that the index holds."""
+    longest = max(map(len, names), default=0)
+    found, at = [], 0
+
+    def name_at(start):
+        for end in range(min(len(text), start + longest), start, -1):
+            if text[start:end] in names:
+                return text[start:end]
+        return None
+
+    while at < len(text):
+        name = name_at(at)
+        if name:
+            found.append(name)
+            at += len(name)
+            continue
+        kind = script(text[at])
+        if kind == "han":
+            pair = text[at : at + 2]
+            end = at + 2 if pair in held else at + 1
+            if text[at:end] not in GRAMMAR:
+                found.append(text[at:end])
+            at = end
+            continue
+        end = at + 1
+        while end < len(text) and script(text[end]) == kind and name_at(end) is None:
+            end += 1
+        if kind != "hiragana" and any(char.isalnum() for char in text[at:end]):
+            found.append(text[at:end])
+        at = end
+    return list(dict.fromkeys(found))
