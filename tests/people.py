@@ -3,6 +3,7 @@
 from html.parser import HTMLParser
 from pathlib import Path
 
+from django import forms
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
@@ -97,7 +98,7 @@ def admin_form_data(response):
             if value:
                 data[name] = "on"
             continue
-        data[name] = getattr(value, "pk", value)
+        data[name] = form[name].value() if isinstance(field, forms.JSONField) else getattr(value, "pk", value)
     for inline in response.context["inline_admin_formsets"]:
         formset = inline.formset
         for key, value in formset.management_form.initial.items():
