@@ -93,11 +93,15 @@ def remembered_choices():
     return "^(?:" + "|".join(re.escape(choice) for choice in choices) + ")$"
 
 
-def acl_entries(addresses):
-    """VCL ACL lines: "10.0.0.0"/24; for a network, "::1"; for an address."""
+def acl_entries(setting):
+    """VCL ACL lines from the addresses and networks of a setting: "10.0.0.0"/24; for a network, "::1"; for an
+    address."""
     lines = []
-    for address in addresses:
-        network = ipaddress.ip_network(address.strip(), strict=True)
+    for address in getattr(settings, setting):
+        try:
+            network = ipaddress.ip_network(address.strip(), strict=True)
+        except ValueError as error:
+            raise ValueError(f"{setting}: {address!r} is not an address or a network ({error}).") from None
         if network.num_addresses == 1:
             lines.append(f'"{network.network_address}";')
         else:
@@ -122,8 +126,8 @@ def render(backends, command="manage.py varnishvcl"):
         "backends": backends,
         "probe_host": probe_host(),
         "probe_path": reverse("favicon"),  # a redirect answered without the database
-        "purgers": acl_entries(settings.EDGE_PURGERS),
-        "tls_proxies": acl_entries(settings.EDGE_TLS_PROXIES),
+        "purgers": acl_entries("EDGE_PURGERS"),
+        "tls_proxies": acl_entries("EDGE_TLS_PROXIES"),
         "admin": "^" + re.escape(reverse("admin:index")),
         "static": "^" + re.escape(settings.STATIC_URL),
         "personal_cookies": cookie_regex(personal),

@@ -26,4 +26,8 @@ class Command(BaseCommand):
         if len(set(backends)) != len(backends):
             raise CommandError("A backend is named twice.")
         command = "manage.py varnishvcl " + " ".join(f"--backend {value}" for value in options["backend"])
-        self.stdout.write(vcl.render(backends, command=command), ending="")
+        try:
+            text = vcl.render(backends, command=command)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(text, ending="")
