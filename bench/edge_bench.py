@@ -112,7 +112,8 @@ def fetch(port, path):
 def mixed_script(workdir, gunicorn_port):
     import json
 
-    outline = json.loads(request(gunicorn_port, "GET", "/api/ipg/", {"Host": "127.0.0.1", **HEADERS}).body or b"{}")
+    plain = {"Host": "127.0.0.1", "X-Forwarded-Proto": "https", "Accept-Encoding": "identity"}
+    outline = json.loads(request(gunicorn_port, "GET", "/api/ipg/", plain).body)
     sections = [s["number"] for c in outline.get("chapters", []) for s in c["sections"]]
     paths = []
     for code in ("en", "zh-hans", "ja"):
