@@ -105,14 +105,15 @@ def wrk(port, path, seconds, script=None):
 
 
 def fetch(port, path):
-    response = request(port, "GET", path, {"Host": "127.0.0.1", **HEADERS})
+    # The Host wrk sends: a page is kept per host, by Varnish and by the page cache.
+    response = request(port, "GET", path, {"Host": f"127.0.0.1:{port}", **HEADERS})
     return response.status, response
 
 
 def mixed_script(workdir, gunicorn_port):
     import json
 
-    plain = {"Host": "127.0.0.1", "X-Forwarded-Proto": "https", "Accept-Encoding": "identity"}
+    plain = {"Host": f"127.0.0.1:{gunicorn_port}", "X-Forwarded-Proto": "https", "Accept-Encoding": "identity"}
     outline = json.loads(request(gunicorn_port, "GET", "/api/ipg/", plain).body)
     sections = [s["number"] for c in outline.get("chapters", []) for s in c["sections"]]
     paths = []

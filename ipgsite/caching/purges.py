@@ -25,6 +25,8 @@ KEYS = {"content": "ipg-content", "releases": "ipg-releases"}
 _lock = threading.Lock()
 _pending = set()
 _sender = None
+# How often the sender looks for purges to send: those asked for by one commit go out together.
+_TICK = 0.05
 
 
 def purge(*scopes):
@@ -35,23 +37,31 @@ def purge(*scopes):
         return
     with _lock:
         _pending.update(scopes)
-        if _sender is None or not _sender.is_alive():
+        if _sender is None:
             # Not a daemon: `loadcontent` waits for its purges before it exits.
             _sender = threading.Thread(target=_send_pending, name="edge-purges")
             _sender.start()
 
 
 def _send_pending():
+    global _sender
+    again = {}  # keys: when to send them once more
     while True:
+        time.sleep(_TICK)
         with _lock:
             scopes = sorted(_pending)
             _pending.clear()
-            if not scopes:
+            if not scopes and not again:
+                _sender = None
                 return
-        keys = " ".join(KEYS[scope] for scope in scopes)
-        send(keys)
-        time.sleep(settings.EDGE_PURGE_AGAIN_AFTER)
-        send(keys)
+        now = time.monotonic()
+        if scopes:
+            keys = " ".join(KEYS[scope] for scope in scopes)
+            send(keys)
+            again[keys] = now + settings.EDGE_PURGE_AGAIN_AFTER
+        for keys in [keys for keys, when in again.items() if when <= now]:
+            send(keys)
+            del again[keys]
 
 
 def send(keys):

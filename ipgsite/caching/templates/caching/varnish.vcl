@@ -157,6 +157,12 @@ sub vcl_pass {
     set req.http.X-Edge-State = "pass";
 }
 
+sub vcl_backend_fetch {
+    unset bereq.http.X-Edge-State;  # Varnish's own notes stay with Varnish
+    unset bereq.http.X-Edge-Lookup;
+    unset bereq.http.X-Edge-Stale;
+}
+
 sub vcl_backend_response {
     if (bereq.uncacheable) {
         return (deliver);
