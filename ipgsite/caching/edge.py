@@ -1,9 +1,10 @@
 """Served from the edge: which answers a shared cache (Varnish, a CDN) in front of the site may keep, and for how long.
 
 A public page the page cache keeps (ipgsite/caching/middleware.py marks the request with its EdgePage) tells shared
-caches they may keep it for settings.EDGE_MAX_AGE seconds (`s-maxage`), serve it stale for
-EDGE_STALE_WHILE_REVALIDATE more while they ask again, and for EDGE_STALE_IF_ERROR while the site answers with an
-error. Browsers get `max-age=0`: they ask again each time, with the ETag, and get a 304 when nothing changed.
+caches they may keep it for settings.EDGE_MAX_AGE seconds (`s-maxage`), and, in CDN-Cache-Control, which only
+shared caches read, that they may serve it stale for EDGE_STALE_WHILE_REVALIDATE more while they ask again, and for
+EDGE_STALE_IF_ERROR while the site answers with an error. Browsers get `max-age=0`: they ask again each time, with
+the ETag, and get a 304 when nothing changed.
 It names its scope in `Surrogate-Key` (ipgsite/caching/purges.py purges by it), and varies only on
 Accept-Encoding: no public page depends on a cookie (the remembered compare choice is a redirect of its own, and
 the compare form's choice is remembered on a redirect too).
@@ -44,14 +45,13 @@ def any_language(view_name, request):
     return parameter is None or parameter in request.GET
 
 
-def shared_cache_control():
-    return {
-        "public": True,
-        "max_age": 0,
-        "s_maxage": settings.EDGE_MAX_AGE,
-        "stale_while_revalidate": settings.EDGE_STALE_WHILE_REVALIDATE,
-        "stale_if_error": settings.EDGE_STALE_IF_ERROR,
-    }
+def cdn_cache_control():
+    """For shared caches only (RFC 9213's CDN-Cache-Control, which they read instead of Cache-Control): browsers
+    would serve a stale page under stale-while-revalidate, even offline instead of the service worker's answer."""
+    return (
+        f"public, max-age={settings.EDGE_MAX_AGE}, stale-while-revalidate={settings.EDGE_STALE_WHILE_REVALIDATE}, "
+        f"stale-if-error={settings.EDGE_STALE_IF_ERROR}"
+    )
 
 
 class EdgeMiddleware:
@@ -89,13 +89,15 @@ def share(response, page):
     # never asked for with a session, and depends on no cookie.
     set_vary(response, [name for name in varied(response, keep_case=True) if name.lower() not in IGNORED_VARY])
     response.headers.pop("Cache-Control", None)
-    patch_cache_control(response, **shared_cache_control())
+    patch_cache_control(response, public=True, max_age=0, s_maxage=settings.EDGE_MAX_AGE)
+    response["CDN-Cache-Control"] = cdn_cache_control()
     response["Surrogate-Key"] = KEYS[page.scope]
     return response
 
 
 def keep_private(response):
     response.headers.pop("Cache-Control", None)
+    response.headers.pop("CDN-Cache-Control", None)
     patch_cache_control(response, private=True, no_cache=True)
     return response
 
