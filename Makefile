@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts db test test-postgres browser-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench
+.PHONY: serve install messages fonts db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -61,7 +61,13 @@ browser-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
-test: install browser-deps
+## Varnish 7 from Debian's packages, for the tests and the benchmark of the site served from the edge (varnishd is
+## started by them on free ports, never as a service).
+edge-deps:
+	@command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish >/dev/null)
+
+test: install browser-deps edge-deps
 	$(BIN)/pytest
 
 ## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.
@@ -69,7 +75,7 @@ test-fast: install fonts
 	$(BIN)/pytest -m "not browser and not scaleout"
 
 ## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
-test-postgres: install browser-deps
+test-postgres: install browser-deps edge-deps
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.
@@ -102,6 +108,13 @@ bench-import: install
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(PY) bench/http_bench.py
+
+## Requests/s through Varnish (the VCL of `manage.py varnishvcl`), direct to gunicorn, and for a static file, in
+## alternating slices of one run, as ratios; then a mixed workload through Varnish with readers' cookies, and its hit
+## ratio. Installs Debian's varnish and wrk when missing.
+bench-edge: install edge-deps
+	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(PY) bench/edge_bench.py
 
 check: install
 	DEBUG=1 $(PY) manage.py checkcontent

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ipgsite.compression.GZipExceptPictures",
+    # Outside the session and locale middleware: what shared caches may keep, seen as the answer leaves.
+    "ipgsite.caching.edge.EdgeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After the language is known, before the rest: a cached page skips everything below, and is
@@ -216,6 +218,8 @@ PAGE_CACHE_VIEWS = {
     "releases:release": ["langs"],
     # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
     "study:list": ["p", "langs"],
+    "releases:feed": [],
+    "api-releases": [],
 }
 PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 # The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
@@ -224,6 +228,40 @@ PAGE_CACHE_RELEASE_PAGES = {"releases:release": None, "ipg:section": "release", 
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
+
+# Served from the edge (ipgsite/caching/edge.py, README "Served from the edge"): the pages above, as kept for
+# readers who are not signed in, may be kept by shared caches in front of the site (Varnish, a CDN) for
+# EDGE_MAX_AGE seconds and served stale for EDGE_STALE_WHILE_REVALIDATE more while they ask again: a change reaches
+# every reader through them within EDGE_MAX_AGE + EDGE_STALE_WHILE_REVALIDATE seconds, and at once when
+# EDGE_PURGE_URLS names them (purged after each change commits). While the site answers with errors they serve what
+# they hold for up to EDGE_STALE_IF_ERROR seconds.
+EDGE_MAX_AGE = env.int("EDGE_MAX_AGE", default=60)
+EDGE_STALE_WHILE_REVALIDATE = env.int("EDGE_STALE_WHILE_REVALIDATE", default=30)
+EDGE_STALE_IF_ERROR = env.int("EDGE_STALE_IF_ERROR", default=24 * 3600)
+# The caches to purge, e.g. http://10.0.0.5:6081/ (each gets `BAN` with the Surrogate-Key of what changed), within
+# EDGE_PURGE_TIMEOUT seconds each, and once more EDGE_PURGE_AGAIN_AFTER seconds later.
+EDGE_PURGE_URLS = env.list("EDGE_PURGE_URLS", default=[])
+EDGE_PURGE_TIMEOUT = env.float("EDGE_PURGE_TIMEOUT", default=2.0)
+EDGE_PURGE_AGAIN_AFTER = env.float("EDGE_PURGE_AGAIN_AFTER", default=2.0)
+# For `manage.py varnishvcl`: the addresses whose purges the cache accepts (the gunicorn hosts), and those of the
+# TLS proxies in front of it, whose X-Forwarded-Proto and X-Forwarded-For it believes. Addresses or networks.
+EDGE_PURGERS = env.list("EDGE_PURGERS", default=["127.0.0.1", "::1"])
+EDGE_TLS_PROXIES = env.list("EDGE_TLS_PROXIES", default=["127.0.0.1", "::1"])
+# Public pages outside the language prefixes whose answer is the same in every interface language (None), or once
+# the parameter named here gives the language, as the site's own links do: they need not vary on Accept-Language.
+EDGE_ANY_LANGUAGE = {
+    "api:outline": None,
+    "api:section": None,
+    "api-releases": None,
+    "django.contrib.sitemaps.views.sitemap": None,
+    "offline:service-worker": None,
+    "offline:manifest": "lang",
+    "offline:pages": "lang",
+}
+# The cookie that decides what a public page answers: the remembered compare choice, which takes a reader from
+# these pages, when their URL chooses no languages (`langs`), to the same URL with the remembered `langs`. The VCL
+# makes that redirect itself for a choice spelled as the site writes it, and sends any other spelling to Django.
+EDGE_REMEMBERED_CHOICE = {"cookie": "ipg_langs", "parameter": "langs", "views": ["ipg:section", "study:list"]}
 
 # Admin logins: after LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair
 # waits LOGIN_COOLOFF_MINUTES (django-axes; attempts are kept in the database, shared by every process).

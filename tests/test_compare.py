@@ -40,8 +40,16 @@ def test_a_missing_translation_shows_as_missing_naming_who_has_it_never_english(
     assert "eight cards" not in text and "八张" not in text
 
 
+def choose(client, url, *langs):
+    """Submit the compare form of `url`'s page as a reader would: one `langs` per column, "" for none."""
+    html = parse(client.get(url).content)
+    assert len(html.find("form", class_="compare").find_all("select")) == 3
+    return client.get(url, {"langs": [*langs, *[""] * (3 - len(langs))]})
+
+
 def test_the_choice_is_remembered_from_page_to_page(client, ipg):
-    response = client.get("/en/ipg/2.3/?langs=zh-hans,ja")
+    response = choose(client, "/en/ipg/2.3/", "zh-hans", "ja")
+    assert response.status_code == 302 and response["Location"] == "/en/ipg/2.3/?langs=zh-hans,ja"
     assert response.cookies["ipg_langs"].value == "zh-hans,ja"
     response = client.get("/en/ipg/2.4/")
     assert response.status_code == 302 and response["Location"] == "/en/ipg/2.4/?langs=zh-hans,ja"
@@ -49,12 +57,29 @@ def test_the_choice_is_remembered_from_page_to_page(client, ipg):
     assert 'href="/en/ipg/2.5/?langs=zh-hans,ja"' in html
 
 
+def test_a_compare_link_shows_its_languages_without_changing_the_readers_choice(client, ipg):
+    """A shared page every reader gets alike (a shared cache keeps one copy): it sets no cookie."""
+    response = client.get("/en/ipg/2.3/?langs=zh-hans,ja")
+    assert response.status_code == 200 and not response.cookies
+    assert client.get("/en/ipg/2.4/").status_code == 200
+    choose(client, "/en/ipg/2.3/", "en", "ja")
+    assert not client.get("/en/ipg/2.3/?langs=zh-hans,ja").cookies
+    assert client.get("/en/ipg/2.4/")["Location"] == "/en/ipg/2.4/?langs=en,ja"
+
+
 def test_choosing_one_language_forgets_the_comparison(client, ipg):
-    client.get("/en/ipg/2.3/?langs=en,ja")
-    response = client.get("/en/ipg/2.3/?langs=en")
-    assert response.status_code == 200
+    choose(client, "/en/ipg/2.3/", "en", "ja")
+    response = choose(client, "/en/ipg/2.3/?langs=en,ja", "en")
+    assert response.status_code == 302 and response["Location"] == "/en/ipg/2.3/?langs=en"
     assert response.cookies["ipg_langs"].value == ""
     assert client.get("/en/ipg/2.4/").status_code == 200
+
+
+def test_a_choice_naming_no_known_language_leaves_the_remembered_one(client, ipg):
+    choose(client, "/en/ipg/2.3/", "en", "ja")
+    response = client.get("/en/ipg/2.3/?langs=fr")
+    assert response.status_code == 302 and "ipg_langs" not in response.cookies
+    assert client.get("/en/ipg/2.4/")["Location"] == "/en/ipg/2.4/?langs=en,ja"
 
 
 def test_one_other_language_under_this_interface(client, ipg):

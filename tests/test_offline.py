@@ -18,7 +18,7 @@ def test_the_service_worker_is_served_from_the_root_to_cover_every_language(clie
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Service-Worker-Allowed"] == "/"
-    assert "no-cache" in response["Cache-Control"]  # a new release reaches browsers on their next visit
+    assert "max-age=0" in response["Cache-Control"]  # a new release reaches browsers on their next visit
     assert '"/offline/pages.json"' in response.content.decode()
 
 

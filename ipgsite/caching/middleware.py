@@ -4,9 +4,10 @@ The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query 
 what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat: see
 settings.PAGE_CACHE_REPEATED). Search results are not kept: anyone can ask for any number of distinct queries.
 A page is kept per scheme, host, language, path and query, and the cookies in settings.PAGE_CACHE_COOKIES as
-the pages read them (the compare choice a page may redirect to,
-or remember with a cookie that is then replayed to every reader alike). Every public page carries an ETag,
+the pages read them (the compare choice a page may redirect to). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
+The request is marked with an edge.EdgePage, so that edge.EdgeMiddleware lets shared caches in front of the site
+keep the page too.
 
 Not kept: requests from someone signed in (a session or messages cookie), other query parameters or other
 spellings of the same query, answers other than 200, and answers that set any other cookie, vary by
@@ -31,7 +32,7 @@ from django.utils.http import http_date
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
-from . import versions
+from . import edge, versions
 from .pages import CachedPage, etag_for
 
 SAFE_METHODS = {"GET", "HEAD"}
@@ -82,6 +83,7 @@ class PageCacheMiddleware:
                 # Everything below this middleware is skipped: the page as it was rendered, headers and all.
                 response = cached.response(request)
                 response["X-Cache"] = "hit"
+                request.edge_page = edge.EdgePage(cached.scope, tokens[cached.scope], cached.any_language, False)
                 return self.validated(request, response, cached.etag, shared=True, version=tokens[cached.scope])
 
         response = self.get_response(request)
@@ -93,10 +95,12 @@ class PageCacheMiddleware:
         if key and self.keeps_query(request, parameters, repeated) and self.keepable(response):
             scope = self.scope(request, match.view_name)
             stored = CachedPage.from_response(response, tokens[scope], scope)
+            stored.any_language = edge.any_language(match.view_name, request)
             cache.set(key, stored, self.timeout)
             self.recent.put(key, stored)
             response = stored.response(request)
             response["X-Cache"] = "miss"
+            request.edge_page = edge.EdgePage(scope, tokens[scope], stored.any_language, True)
             return self.validated(request, response, stored.etag, shared=True, version=tokens[scope])
         return self.validated(request, response, etag_for(response.content), shared=False)
 
@@ -171,10 +175,12 @@ class PageCacheMiddleware:
         if version is not None:
             last_modified = versions.modified_at(version)
             response["Last-Modified"] = http_date(last_modified)
-        # Browsers may keep a page but ask each time whether it changed: an edit shows on the next visit.
+        # Browsers may keep a page but ask each time whether it changed: an edit shows on the next visit. How long
+        # shared caches keep a public page is said on its way out (edge.EdgeMiddleware).
         if shared and not response.cookies:
-            patch_cache_control(response, public=True, no_cache=True)
+            patch_cache_control(response, public=True, max_age=0)
+            patch_vary_headers(response, ("Accept-Encoding",))
         else:
             patch_cache_control(response, private=True, no_cache=True)
-        patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
+            patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
         return get_conditional_response(request, etag=etag, last_modified=last_modified, response=response)

@@ -57,6 +57,9 @@ class CachedPage:
     plain: bytes | None = field(default=None, repr=False)
     # Which token `version` is of: "content", or "releases" for a published release's page.
     scope: str = "content"
+    # The same page in every interface language (edge.any_language): shared caches need not vary it on
+    # Accept-Language.
+    any_language: bool = False
 
     @classmethod
     def from_response(cls, response, version, scope="content"):

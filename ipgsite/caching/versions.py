@@ -9,6 +9,8 @@ import time
 from django.core.cache import cache
 from django.db import transaction
 
+from . import purges
+
 KEY = "content-version"
 # Pages of a published release (its changes page, a section as it froze it) are kept under a token of their own,
 # which content edits leave alone: a release never changes. It changes when a release is published, loaded, edited
@@ -48,14 +50,24 @@ def content_changed(using=None):
     transaction commits, so a page another process rendered from the old rows in between is not kept.
     """
     bump()
-    transaction.on_commit(bump, using=using)
+    transaction.on_commit(_content_committed, using=using)
+
+
+def _content_committed():
+    bump()
+    purges.purge("content")  # the shared caches in front of the site, if settings name them
 
 
 def releases_changed(using=None):
     """Call after publishing, loading, editing or deleting a release: its pages, kept whatever the content does,
     are rendered again. Like content_changed, at once and at commit."""
     bump(RELEASES_KEY)
-    transaction.on_commit(lambda: bump(RELEASES_KEY), using=using)
+    transaction.on_commit(_releases_committed, using=using)
+
+
+def _releases_committed():
+    bump(RELEASES_KEY)
+    purges.purge("releases")
 
 
 def follow(batch):

@@ -1,5 +1,11 @@
-"""The reader's choice of languages for the compare view: `?langs=en,zh-hans,ja`, remembered in a cookie."""
+"""The reader's choice of languages for the compare view: `?langs=en,zh-hans,ja`, remembered in a cookie.
 
+The choice is remembered when the reader makes it with the compare form, on the redirect that folds the form's
+fields into the URL: a small answer of its own, never shared. The compare page itself sets no cookie, so a
+shared cache keeps one copy of it for every reader (README: "Served from the edge").
+"""
+
+from django.conf import settings
 from django.http import HttpResponseRedirect
 
 from . import languages
@@ -43,6 +49,15 @@ def chosen(request, safe=","):
     if redirect is None and not codes:
         redirect = remembered(request, safe=safe)
     return (None, redirect) if redirect else (codes, None)
+
+
+def remember(response, codes):
+    """Remember a choice of several languages on `response`; forget the comparison for one language or none."""
+    if len(codes) > 1:
+        response.set_cookie(COOKIE, serialize(codes), max_age=365 * 24 * 3600, samesite="Lax", secure=settings.HTTPS)
+    else:
+        response.delete_cookie(COOKIE, samesite="Lax")
+    return response
 
 
 def remembered(request, safe=","):

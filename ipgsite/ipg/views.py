@@ -37,6 +37,9 @@ def section(request, number):
 
     chosen, redirect = compare.chosen(request)
     if redirect:
+        folded = compare.parse(",".join(request.GET.getlist("langs")))
+        if folded:  # the compare form's fields, folded into the URL: the reader chose these languages
+            compare.remember(redirect, folded)
         return redirect
     codes = chosen or [page_lang]
 
@@ -77,15 +80,7 @@ def section(request, number):
         "alternates": [(code, request.build_absolute_uri(_section_url(section, code))) for code in languages.CODES],
         "og_locale": languages.OPEN_GRAPH_LOCALES[page_lang],
     }
-    response = render(request, "ipg/section.html", context)
-    if chosen:
-        if comparing:
-            response.set_cookie(
-                compare.COOKIE, compare.serialize(codes), max_age=365 * 24 * 3600, samesite="Lax", secure=settings.HTTPS
-            )
-        elif compare.COOKIE in request.COOKIES:
-            response.delete_cookie(compare.COOKIE, samesite="Lax")
-    return response
+    return render(request, "ipg/section.html", context)
 
 
 def _section_url(section, code):

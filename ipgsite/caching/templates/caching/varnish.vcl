@@ -1,0 +1,225 @@
+{% autoescape off %}vcl 4.1;
+# The IPG reference site behind Varnish 7, made by `{{ command }}` from the site's settings and URLs: make it again
+# after changing them. Run varnishd with `-p http_gzip_support=off`, so that readers get Django's own brotli or gzip
+# (with it on, Varnish stores and sends gzip only, which works too). README: "Served from the edge".
+#
+# - Public pages are looked up with every cookie dropped: none of them depends on one. Shared caches may keep what
+#   the site marks public (s-maxage; stale-while-revalidate and stale-if-error in CDN-Cache-Control), nothing else.
+# - A request carrying the session, CSRF or messages cookie ({{ personal_names }}), any other method than GET or
+#   HEAD, and the admin and translators' pages go to the site as they are, never stored.
+# - The remembered compare choice ({{ remembered_cookie }}) decides one thing: a section page or reading list whose
+#   URL names no languages redirects to the same URL with them. Varnish makes that redirect itself for a choice
+#   spelled as the site writes it, and sends any other spelling to the site.
+# - Other paths outside the language prefixes (/, /ipg/2.3/: a redirect by the interface language cookie or
+#   Accept-Language; /lang/…, which sets it) go to the site with their cookies.
+# - BAN with a Surrogate-Key drops the pages of that key, from the addresses in EDGE_PURGERS only.
+
+import std;
+import directors;
+{% for backend in backends %}
+backend site{{ forloop.counter }} {
+    .host = "{{ backend.host }}";
+    .port = "{{ backend.port }}";
+    .connect_timeout = 2s;
+    .first_byte_timeout = 35s;  # gunicorn gives up on a request after 30 s
+    .probe = {
+        .request = "GET {{ probe_path }} HTTP/1.1"
+            "Host: {{ probe_host }}"
+            "X-Forwarded-Proto: https"
+            "Connection: close";
+        .expected_response = 302;
+        .interval = 5s;
+        .timeout = 2s;
+        .window = 5;
+        .threshold = 3;
+        .initial = 3;  # healthy from the start, until the probes say otherwise
+    }
+}
+{% endfor %}
+acl purgers {
+    {% for line in purgers %}{{ line }}{% if not forloop.last %}
+    {% endif %}{% endfor %}
+}
+
+acl tls_proxies {
+    {% for line in tls_proxies %}{{ line }}{% if not forloop.last %}
+    {% endif %}{% endfor %}
+}
+
+sub vcl_init {
+    new site = directors.round_robin();{% for backend in backends %}
+    site.add_backend(site{{ forloop.counter }});{% endfor %}
+}
+
+sub vcl_recv {
+    if (req.restarts == 0) {
+        unset req.http.X-Edge-Stale;
+        unset req.http.X-Edge-Lookup;
+        unset req.http.X-Edge-Location;
+        if (client.ip ~ tls_proxies) {
+            # Varnish appended the proxy's own address: the client is the entry the proxy appended before it.
+            if (req.http.X-Forwarded-For ~ ",") {
+                set req.http.X-Forwarded-For = regsub(req.http.X-Forwarded-For, {"\s*,[^,]*$"}, "");
+            } else {
+                unset req.http.X-Forwarded-For;
+            }
+        } else {
+            unset req.http.X-Forwarded-Proto;  # only a TLS proxy says that a request came over HTTPS
+        }
+    }
+    set req.backend_hint = site.backend();
+    # Stale pages are served while they are asked for again, up to stale-while-revalidate; when the site fails,
+    # up to stale-if-error (the restart in vcl_deliver).
+    set req.grace = {{ stale_while_revalidate }}s;
+    if (req.http.X-Edge-Stale) {
+        set req.grace = {{ stale_if_error }}s;
+    }
+
+    if (req.method == "BAN") {
+        if (client.ip !~ purgers) {
+            return (synth(403, "Not allowed to purge"));
+        }
+        if (req.http.Surrogate-Key !~ {"{{ surrogate_keys }}"}) {
+            return (synth(400, "Surrogate-Key names no key of this site"));
+        }
+        # Unquoted: in ban(), quotes would be part of the regex.
+        ban("obj.http.Surrogate-Key ~ ^(?:" + regsuball(req.http.Surrogate-Key, " ", "|") + ")$");
+        return (synth(200, "Banned"));
+    }
+    if (req.method != "GET" && req.method != "HEAD") {
+        return (pass);
+    }
+    if (req.url ~ {"{{ admin }}"}) {
+        return (pass);  # the admin and the translators' pages
+    }
+    if (req.http.Authorization || req.http.Cookie ~ {"{{ personal_cookies }}"}) {
+        return (pass);  # someone signed in, or a form's CSRF token: their own pages
+    }
+
+    # The site compresses each page once, in brotli and gzip: one stored copy per encoding.
+    if (req.http.Accept-Encoding ~ {"(^|,)\s*br\s*(;\s*q=(1|0?\.[0-9]*[1-9])[0-9]*)?\s*(,|$)"}) {
+        set req.http.Accept-Encoding = "br";
+    } elsif (req.http.Accept-Encoding ~ {"(^|,)\s*gzip\s*(;\s*q=(1|0?\.[0-9]*[1-9])[0-9]*)?\s*(,|$)"}) {
+        set req.http.Accept-Encoding = "gzip";
+    } else {
+        unset req.http.Accept-Encoding;
+    }
+
+    if (req.url ~ {"{{ static }}"}) {
+        unset req.http.Cookie;
+        set req.http.X-Edge-Lookup = "1";
+        return (hash);
+    }
+    if (req.url ~ {"{{ remembering_pages }}"} && req.url !~ {"[?&]{{ remembered_parameter }}="}
+            && req.http.Cookie ~ {"(^|;\s*){{ remembered_cookie }}="}) {
+        # The cookie as Django writes it: "en\054ja", quoted, its commas escaped.
+        set req.http.X-Edge-Choice = regsuball(regsuball(
+            regsub(req.http.Cookie, {"^(?:.*;\s*)?{{ remembered_cookie }}=([^;]*).*$"}, "\1"),
+            {"^"|"$"}, ""), {"\\054"}, ",");
+        if (req.http.X-Edge-Choice ~ {"{{ remembered_choices }}"} && req.url ~ {"^[^?]*(\?[A-Za-z0-9._:=&-]*)?$"}) {
+            if (req.url ~ {"\?."}) {
+                set req.http.X-Edge-Location = req.url + "&{{ remembered_parameter }}=" + req.http.X-Edge-Choice;
+            } else {
+                set req.http.X-Edge-Location = regsub(req.url, {"\?$"}, "")
+                    + "?{{ remembered_parameter }}=" + req.http.X-Edge-Choice;
+            }
+            unset req.http.X-Edge-Choice;
+            return (synth(302, "Found"));
+        }
+        unset req.http.X-Edge-Choice;
+        return (pass);  # another spelling of a choice, or a made-up one: the site decides
+    }
+    if (req.url ~ {"{{ public_pages }}"}) {
+        unset req.http.Cookie;
+        set req.http.X-Edge-Lookup = "1";
+        return (hash);
+    }
+    return (pass);
+}
+
+sub vcl_hash {
+    # Behind the TLS proxy a page names https:// addresses; a plain request is redirected there.
+    hash_data(req.http.X-Forwarded-Proto);
+}
+
+sub vcl_hit {
+    set req.http.X-Edge-State = "hit";
+    if (obj.ttl <= 0s) {
+        set req.http.X-Edge-State = "stale";
+    }
+}
+
+sub vcl_miss {
+    set req.http.X-Edge-State = "miss";
+}
+
+sub vcl_pass {
+    set req.http.X-Edge-State = "pass";
+}
+
+sub vcl_backend_fetch {
+    unset bereq.http.X-Edge-State;  # Varnish's own notes stay with Varnish
+    unset bereq.http.X-Edge-Lookup;
+    unset bereq.http.X-Edge-Stale;
+}
+
+sub vcl_backend_response {
+    if (bereq.uncacheable) {
+        return (deliver);
+    }
+    if (beresp.status >= 500) {
+        if (bereq.is_bgfetch) {
+            return (abandon);  # keep serving the copy in hand
+        }
+        set beresp.ttl = 0s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
+    if (beresp.http.Set-Cookie
+            || beresp.http.Cache-Control !~ {"(?i)(^|,)\s*public\s*(,|$)"}
+            || beresp.http.Cache-Control ~ {"(?i)(^|,)\s*(private|no-store|no-cache)\b"}
+            || beresp.http.Vary ~ {"(?i)(^|,)\s*(cookie|\*)\s*(,|$)"}) {
+        # Not everyone's: never stored. Hit-for-miss, so that the next request asks the site again.
+        set beresp.ttl = 60s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
+    # How long the copy may serve while the site fails: CDN-Cache-Control, which speaks to shared caches only.
+    if (beresp.http.CDN-Cache-Control ~ {"stale-if-error=[0-9]+"}) {
+        set beresp.grace = std.duration(
+            regsub(beresp.http.CDN-Cache-Control, {"^.*stale-if-error=([0-9]+).*$"}, "\1s"), beresp.grace);
+    }
+    return (deliver);
+}
+
+sub vcl_backend_error {
+    if (bereq.is_bgfetch) {
+        return (abandon);
+    }
+}
+
+sub vcl_deliver {
+    unset resp.http.Surrogate-Key;  # for this cache: not for browsers, nor for a cache behind it
+    unset resp.http.CDN-Cache-Control;
+    set resp.http.X-Edge = req.http.X-Edge-State;
+    if (req.http.X-Edge-Stale && req.http.X-Edge-State != "miss") {
+        set resp.http.X-Edge = "stale-if-error";
+    }
+    if (resp.status >= 500 && req.http.X-Edge-Lookup && !req.http.X-Edge-Stale) {
+        set req.http.X-Edge-Stale = "1";
+        return (restart);  # the copy in hand, if there is one, stale as it may be
+    }
+}
+
+sub vcl_synth {
+    set resp.http.X-Edge = "synth";
+    if (resp.status == 302 && req.http.X-Edge-Location) {
+        set resp.http.Location = req.http.X-Edge-Location;
+        set resp.http.Cache-Control = "private, no-cache";
+        set resp.http.Vary = "Cookie";
+        set resp.http.Content-Type = "text/html; charset=utf-8";
+        synthetic("");
+        return (deliver);
+    }
+}
+{% endautoescape %}
