@@ -158,4 +158,6 @@ def _linker_source():
 @require_safe
 def linker(request):
     """The script other sites include: it links the references in their text and previews the paragraphs."""
-    return HttpResponse(_linker_source(), content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(_linker_source(), content_type="text/javascript; charset=utf-8")
+    response["Cross-Origin-Resource-Policy"] = "cross-origin"  # pages that require it may still include the script
+    return response
