@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    "corsheaders",
     "ipgsite.login_attempts.LoginAttemptsConfig",  # django-axes, named in the interface language
     "ipgsite.ipg",
     "ipgsite.caching",
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "ipgsite.terms",
     "ipgsite.finder",
     "ipgsite.exchange",
+    "ipgsite.embedding",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +71,8 @@ MIDDLEWARE = [
     "ipgsite.compression.GZipExceptPictures",
     # Outside the session and locale middleware: what shared caches may keep, seen as the answer leaves.
     "ipgsite.caching.edge.EdgeMiddleware",
+    # Above the page cache, so that cached answers get the CORS headers too (CORS_URLS_REGEX below).
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After the language is known, before the rest: a cached page skips everything below, and is
@@ -202,10 +206,14 @@ PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
     "ipg:section": ["langs", "release"],
-    "study:paragraph": ["langs"],
+    "study:paragraph": ["langs", "release"],
     "terms:glossary": ["kind"],
     "api:outline": [],
     "api:section": ["release"],
+    "api:paragraph": ["release"],
+    "api:linker": [],
+    "api:openapi": [],
+    "embedding:linker": [],
     # The empty form only: one page per query would let anyone push the real pages out of the cache.
     "search:search": [],
     "django.contrib.sitemaps.views.sitemap": [],
@@ -224,7 +232,13 @@ PAGE_CACHE_VIEWS = {
 PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 # The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
-PAGE_CACHE_RELEASE_PAGES = {"releases:release": None, "ipg:section": "release", "api:section": "release"}
+PAGE_CACHE_RELEASE_PAGES = {
+    "releases:release": None,
+    "ipg:section": "release",
+    "api:section": "release",
+    "api:paragraph": "release",
+    "study:paragraph": "release",
+}
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
@@ -252,6 +266,10 @@ EDGE_TLS_PROXIES = env.list("EDGE_TLS_PROXIES", default=["127.0.0.1", "::1"])
 EDGE_ANY_LANGUAGE = {
     "api:outline": None,
     "api:section": None,
+    "api:paragraph": None,
+    "api:linker": None,
+    "api:openapi": None,
+    "embedding:linker": None,
     "api-releases": None,
     "django.contrib.sitemaps.views.sitemap": None,
     "offline:service-worker": None,
@@ -262,6 +280,14 @@ EDGE_ANY_LANGUAGE = {
 # these pages, when their URL chooses no languages (`langs`), to the same URL with the remembered `langs`. The VCL
 # makes that redirect itself for a choice spelled as the site writes it, and sends any other spelling to Django.
 EDGE_REMEMBERED_CHOICE = {"cookie": "ipg_langs", "parameter": "langs", "views": ["ipg:section", "study:list"]}
+
+# Other sites' pages read the public, read-only JSON API, oEmbed and the linker (ipgsite/api, ipgsite/embedding)
+# from any origin, never with credentials: no cookie is read there, and `Access-Control-Allow-Credentials` is never
+# sent. Nothing else (the admin, the translators' pages) answers another origin.
+CORS_URLS_REGEX = r"^/(?:api/|oembed/|linker\.js$)"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 
 # Admin logins: after LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair
 # waits LOGIN_COOLOFF_MINUTES (django-axes; attempts are kept in the database, shared by every process).

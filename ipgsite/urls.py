@@ -18,6 +18,7 @@ urlpatterns = [
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
     path("favicon.ico", ipg_views.favicon, name="favicon"),
     path("", include("ipgsite.offline.urls")),
+    path("", include("ipgsite.embedding.urls")),
     path("api/releases/", release_views.api_releases, name="api-releases"),
     path("api/", include("ipgsite.api.urls")),
     path(

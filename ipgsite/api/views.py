@@ -1,12 +1,27 @@
-"""The IPG as JSON: the outline, and each section's aligned paragraphs by key in every language, with notes."""
+"""The IPG as JSON: the outline, each section's aligned paragraphs by key in every language with notes, one
+paragraph with its lag marks, sections found by name, and the names the linker looks for. Read-only and public:
+other sites' pages read it (CORS, settings.CORS_URLS_REGEX), never with cookies. Described in `openapi.py`."""
 
-from django.http import Http404, JsonResponse
+import json
+
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from ipgsite.crosslinks.matching import MTR_NAMES, canonical
 from ipgsite.ipg import languages, versions
-from ipgsite.ipg.models import Chapter, Paragraph, Section
+from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section, paragraph_at
+from ipgsite.ipg.reading import paragraphs_with_notes
+from ipgsite.search.finding import SectionNames
+from ipgsite.study import citing
+from ipgsite.translations.status import lags_in
+
+from . import openapi
+
+JSON = {"ensure_ascii": False}
 
 
 def _translations(obj, field):
@@ -50,7 +65,7 @@ def outline(request):
         }
         for chapter in Chapter.objects.all()
     ]
-    return JsonResponse({"languages": languages.CODES, "chapters": chapters}, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse({"languages": languages.CODES, "chapters": chapters}, json_dumps_params=JSON)
 
 
 @require_safe
@@ -63,7 +78,7 @@ def section(request, number):
         try:
             version = versions.version_of(section, request.GET["release"])
         except Http404:
-            return JsonResponse({"error": "There is no release of that date with this section."}, status=404)
+            return _no_release()
     paragraphs = version.paragraphs if version else list(section.paragraphs.order_by("order").prefetch_related("notes"))
     data = _section_summary(request, section, bool(paragraphs))
     data["chapter"] = section.chapter.number
@@ -84,4 +99,185 @@ def section(request, number):
         for p in paragraphs
     ]
     data["languages"] = [code for code in languages.CODES if any(p["text"][code] for p in data["paragraphs"])]
-    return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(data, json_dumps_params=JSON)
+
+
+def _no_release():
+    return JsonResponse({"error": "There is no release of that date with this section."}, status=404)
+
+
+def _no_section(number):
+    return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
+
+
+def _lag_data(lag):
+    if lag is None:
+        return None
+    return {"follows": lag.release or "unknown", "changes": str(lag.diff) or None}
+
+
+def _lags(lags, obj, codes):
+    """{code: lag} of the translations of a paragraph or note that follow an older original; {} for none."""
+    found = {code: _lag_data(lags.of(obj, code)) for code in codes} if lags else {}
+    return {code: lag for code, lag in found.items() if lag}
+
+
+@require_safe
+def paragraph(request, number, key):
+    """One paragraph: its text in every language (`null` where missing), as stored and as pages show it, its notes,
+    and which translations follow an older original (`lags`; `null` for a release, which keeps no statuses)."""
+    section = Section.objects.select_related("chapter").filter(number=number).first()
+    if section is None:
+        return _no_section(number)
+    version = None
+    if "release" in request.GET:
+        try:
+            version = versions.version_of(section, request.GET["release"])
+        except Http404:
+            return _no_release()
+        found = citing.frozen_paragraph(version, section, key)
+        stored = version.paragraphs
+    else:
+        found, current = paragraph_at(section, key)
+        if found is not None and not current:  # a key it had before a rename: its address is kept
+            url = reverse("api:paragraph", kwargs={"number": number, "key": found.key})
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponseRedirect(url + (f"?{query}" if query else ""), status=301)
+        stored = list(paragraphs_with_notes(section))
+    if found is None:
+        message = f"Section {number} has no paragraph {key!r}" + (
+            f" in the release of {version.name}." if version else "."
+        )
+        return JsonResponse({"error": message}, status=404)
+    lags = None if version else lags_in(section)
+    place = citing.place_of(stored, found.key)
+    release = version.name if version else None
+    data = {
+        "section": section.number,
+        "key": found.key,
+        "part": found.part,
+        "label": place.letter or None,
+        "bullet": found.bullet,
+        "release": release,
+        "title": _translations_of(version.title) if version else _translations(section, "title"),
+        "penalty": (version.penalty if version else section.penalty) or None,
+        "text": _translations(found, "text"),
+        "html": {code: str(render_markdown(t)) if t else None for code, t in _translations(found, "text").items()},
+        "missing": [code for code in languages.CODES if not found.text_in(code)],
+        "lags": _lags(lags, found, languages.CODES) if lags is not None else None,
+        "notes": [
+            {
+                "language": n.language,
+                "source": n.source,
+                "body": _translations(n, "body"),
+                "lags": _lags(lags, n, languages.CODES) if lags is not None else None,
+            }
+            for n in found.notes.all()
+        ],
+        "former_keys": [] if version else list(found.former_keys.values_list("key", flat=True)),
+        "citation": {},
+        "url": request.build_absolute_uri(reverse("api:paragraph", kwargs={"number": number, "key": found.key})),
+        "section_url": request.build_absolute_uri(reverse("api:section", args=[section.number])),
+        "pages": {},
+    }
+    for code in languages.CODES:
+        with translation.override(code):
+            cited = release if version else citing.release_quoted(section, found, code)
+            data["citation"][code] = citing.citation(section.number, place, cited)
+            data["pages"][code] = citing.permanent_url(request, section.number, found.key, code, release)
+    return JsonResponse(data, json_dumps_params=JSON)
+
+
+def _by_name(request, name, key=None):
+    section = SectionNames().named_by(name)
+    if section is None:
+        message = f"No section of the IPG is named {name!r} (or several are)."
+        return JsonResponse({"error": message}, status=404)
+    if key is None:
+        url = reverse("api:section", args=[section.number])
+    else:
+        url = reverse("api:paragraph", kwargs={"number": section.number, "key": key})
+    query = request.META.get("QUERY_STRING", "")
+    url += f"?{query}" if query else ""
+    # Found by name: the redirect names the section in its body too, for a client that does not follow it.
+    body = json.dumps({"section": section.number, "url": request.build_absolute_uri(url)}, ensure_ascii=False)
+    return HttpResponseRedirect(url, content=body, content_type="application/json")
+
+
+@require_safe
+def section_named(request, name):
+    """A section by its name or alias, in any language, case, dash or traditional characters: a redirect to its
+    number's address (302: which section a name means is data, and may change)."""
+    return _by_name(request, name)
+
+
+@require_safe
+def paragraph_named(request, name, key):
+    return _by_name(request, name, key)
+
+
+def _names(sections, aliases):
+    """Every section's names (titles in each language, aliases, former names), less those two sections share."""
+    owners = {}
+    for section in sections:
+        for code in languages.CODES:
+            title = section.title_in(code)
+            if title:
+                owners.setdefault(canonical(title), set()).add(section.number)
+    for number, name in aliases:
+        owners.setdefault(canonical(name), set()).add(number)
+    names = {}
+    for name, numbers in owners.items():
+        if len(numbers) == 1:
+            names.setdefault(numbers.pop(), []).append(name)
+    return names
+
+
+@require_safe
+def linker_data(request):
+    """What /linker.js needs to find references in other sites' text, and to say what it shows, in each language."""
+    sections = list(Section.objects.in_reading_order())
+    aliases = Alias.objects.select_related("section").values_list("section__number", "name")
+    names = _names(sections, aliases)
+    keys = {}
+    for section_id, key, part in Paragraph.objects.in_reading_order().values_list("section_id", "key", "part"):
+        keys.setdefault(section_id, []).append((key, part))
+    words, messages = {}, {}
+    for code in languages.CODES:
+        with translation.override(code):
+            words[code] = [_("IPG"), _("Infraction Procedure Guide")]
+            messages[code] = {
+                "missing": _("Not yet translated into %(language)s."),
+                "no_text": _("The text of this section is not available yet."),
+                "loading": _("Loading…"),
+                "failed": _("The text could not be loaded."),
+                "example": str(_("Example %(letter)s")),
+                "penalties": {value: str(label) for value, label in Penalty.choices},
+            }
+    data = {
+        "site": request.build_absolute_uri("/"),
+        "languages": {code: languages.name(code) for code in languages.CODES},
+        "document": sorted({w for ws in words.values() for w in ws}, key=lambda w: (-len(w), w)),
+        "prefixes": ["section", "Section", "§"],
+        "suffixes": ["節", "节"],
+        "examples": ["Examples", "Example", "范例", "例"],
+        "mtr": [n.replace("(?<![A-Za-z])", "") for n in MTR_NAMES.split("|")],
+        "messages": messages,
+        "sections": [
+            {
+                "number": section.number,
+                "title": _translations(section, "title"),
+                "penalty": section.penalty or None,
+                "names": sorted(names.get(section.number, []), key=lambda n: (-len(n), n)),
+                "examples": [key for key, part in keys.get(section.pk, []) if part == Part.EXAMPLE],
+                "lead": keys[section.pk][0][0] if section.pk in keys else None,
+            }
+            for section in sections
+        ],
+    }
+    return JsonResponse(data, json_dumps_params=JSON)
+
+
+@require_safe
+def openapi_document(request):
+    return JsonResponse(openapi.document(), json_dumps_params=JSON)

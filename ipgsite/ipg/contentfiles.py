@@ -46,7 +46,7 @@ from . import languages
 from .models import KEY_PATTERN, NUMBER_PATTERN, Alias, Chapter, Note, Paragraph, Part, Penalty, Section
 
 SECTION_FIELDS = {"number", "chapter", "order", "penalty", "title", "aliases", "former_names", "paragraphs", "notes"}
-PARAGRAPH_FIELDS = {"key", "part", "bullet", "follows", "reviewed", *languages.CODES}
+PARAGRAPH_FIELDS = {"key", "former_keys", "part", "bullet", "follows", "reviewed", *languages.CODES}
 # What a translation follows, where it is not the current English: a release's date, or an older English
 # that no release on this site holds.
 FOLLOWS = re.compile(r"\d{4}-\d{2}-\d{2}|unknown")
@@ -82,6 +82,7 @@ class ParagraphDoc:
     follows: dict = field(default_factory=dict)
     reviewed: list = field(default_factory=list)  # translations someone other than their translator reviewed
     remarks: dict = field(default_factory=dict)  # {code: why the translation has its status}, from "# code: …"
+    former_keys: list = field(default_factory=list)  # keys it had before a rename: their addresses still lead here
 
 
 @dataclass
@@ -447,7 +448,7 @@ def parse_section(path):
                         f"the {code} name {value!r} is both in [{first[code, value]}] and in [{kind}]", (kind, code)
                     )
 
-    seen = {}
+    seen, formers = {}, {}
     for index, table in enumerate(f.tables(data.get("paragraphs", []), "paragraphs", "paragraph", ("paragraphs",))):
         at = ("paragraphs", index)
         line = f.lines.of(*at)
@@ -463,6 +464,15 @@ def parse_section(path):
         bullet = table.get("bullet", False)
         if not isinstance(bullet, bool):
             raise f.error(f"paragraph {key!r}: bullet must be true or false, not {_kind(bullet)}", (*at, "bullet"))
+        former_keys = table.get("former_keys", [])
+        if not isinstance(former_keys, list) or not all(isinstance(k, str) for k in former_keys):
+            raise f.error(f"paragraph {key!r}: former_keys must be a list of keys", (*at, "former_keys"))
+        for former in former_keys:
+            if not re.fullmatch(KEY_PATTERN, former) or len(former) > _max_length(Paragraph, "key"):
+                raise f.error(f"paragraph {key!r}: former key {former!r} is not a paragraph key", (*at, "former_keys"))
+            if former in formers or former == key:
+                raise f.error(f"former key {former!r} is listed twice in this section", (*at, "former_keys"))
+            formers[former] = key
         texts = f.texts(table, f"paragraph {key!r}", at)
         follows, reviewed = f.translation_statuses(table, texts, f"paragraph {key!r}", at)
         remarks = f.remarks(texts, f"paragraph {key!r}", at)
@@ -476,8 +486,13 @@ def parse_section(path):
                 follows=follows,
                 reviewed=reviewed,
                 remarks=remarks,
+                former_keys=former_keys,
             )
         )
+    for former, owner in formers.items():
+        if former in seen:
+            at = ("paragraphs", [p.key for p in doc.paragraphs].index(owner), "former_keys")
+            raise f.error(f"paragraph {owner!r}: former key {former!r} is the key of another paragraph", at)
 
     places = {}
     for index, table in enumerate(f.tables(data.get("notes", []), "notes", "note", ("notes",))):
@@ -621,8 +636,10 @@ def dump_section(doc):
             "",
             "[[paragraphs]]",
             f"key = {_toml_string(paragraph.key)}",
-            f"part = {_toml_string(paragraph.part)}",
         ]
+        if paragraph.former_keys:
+            lines.append(f"former_keys = [{', '.join(_toml_string(k) for k in paragraph.former_keys)}]")
+        lines += [f"part = {_toml_string(paragraph.part)}"]
         if paragraph.bullet:
             lines.append("bullet = true")
         lines += _texts_lines(paragraph.texts)

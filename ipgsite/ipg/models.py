@@ -1,3 +1,4 @@
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -133,6 +134,53 @@ class Paragraph(models.Model):
     def languages(self):
         """The languages this paragraph has text in, in the site's order."""
         return [code for code in languages.CODES if self.text_in(code)]
+
+    def clean(self):
+        # Keys never change: an address that once led to a paragraph never leads to another one.
+        if self.section_id and self.key:
+            taken = FormerKey.objects.in_section(self.section_id).filter(key=self.key).exclude(paragraph_id=self.pk)
+            if taken.exists():
+                raise ValidationError(
+                    {
+                        "key": _("%(key)s was the key of another paragraph of this section, and still leads there.")
+                        % {"key": self.key}
+                    }
+                )
+
+
+class FormerKeyQuerySet(models.QuerySet):
+    def in_section(self, section_id):
+        return self.filter(paragraph__section_id=section_id)
+
+
+class FormerKey(models.Model):
+    """A key a paragraph had before it was renamed: its old addresses (`…/<key>/`, `#<key>`) still lead to it."""
+
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="former_keys", verbose_name=_("paragraph")
+    )
+    key = models.CharField(max_length=64, validators=[key_validator], verbose_name=_("key"))
+
+    objects = FormerKeyQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("former key")
+        verbose_name_plural = _("former keys")
+        ordering = ["paragraph", "pk"]
+        constraints = [models.UniqueConstraint(fields=["paragraph", "key"], name="unique_former_key_per_paragraph")]
+
+    def __str__(self):
+        return f"{self.paragraph.section.number} #{self.key} → #{self.paragraph.key}"
+
+
+def paragraph_at(section, key):
+    """(paragraph, True) for the paragraph of `section` whose key is `key`; (paragraph, False) for the one that had
+    it before a rename; (None, False) when no paragraph ever had it."""
+    paragraph = section.paragraphs.filter(key=key).first()
+    if paragraph is not None:
+        return paragraph, True
+    former = FormerKey.objects.in_section(section.pk).filter(key=key).select_related("paragraph").first()
+    return (former.paragraph, False) if former else (None, False)
 
 
 # The sources content/ names notes by, in English: pages show each in the page's language (`note_source`).

@@ -94,7 +94,7 @@ def note_texts(note, codes):
 
 def paragraphs_with_notes(section):
     notes = Prefetch("notes", queryset=Note.objects.order_by("order"))
-    return section.paragraphs.order_by("order").prefetch_related(notes)
+    return section.paragraphs.order_by("order").prefetch_related(notes, "former_keys")
 
 
 def read_section(section, codes, fallback=True, paragraphs=None):

@@ -12,7 +12,9 @@ def documents_from_database():
         for c in Chapter.objects.all()
     ]
     sections = []
-    for section in Section.objects.select_related("chapter").prefetch_related("aliases", "paragraphs__notes"):
+    for section in Section.objects.select_related("chapter").prefetch_related(
+        "aliases", "paragraphs__notes", "paragraphs__former_keys"
+    ):
         doc = SectionDoc(
             number=section.number,
             chapter=section.chapter.number,
@@ -30,6 +32,7 @@ def documents_from_database():
                     part=paragraph.part,
                     texts=languages.translations(paragraph, "text"),
                     bullet=paragraph.bullet,
+                    former_keys=[f.key for f in sorted(paragraph.former_keys.all(), key=lambda f: f.pk)],
                 )
             )
             for place, note in enumerate(sorted(paragraph.notes.all(), key=lambda n: (n.order, n.pk)), 1):

@@ -1,7 +1,7 @@
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
@@ -9,11 +9,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
-from ipgsite.ipg import compare, languages
-from ipgsite.ipg.models import Chapter, Paragraph, Part, Section
+from ipgsite.ipg import compare, languages, versions
+from ipgsite.ipg.models import Chapter, Paragraph, Part, Section, paragraph_at
 from ipgsite.ipg.reading import read_section, shown_text
 
-from . import cards, lists, pictures, previews
+from . import cards, citing, lists, pictures, previews
 from . import quiz as quizzes
 
 
@@ -28,56 +28,113 @@ def _share_url(section, key, code):
 
 
 def _paragraph(number, key):
+    """The section and the paragraph whose key is `key`; Http404 if it has none. A key the paragraph had before a
+    rename raises Renamed: its addresses redirect to the new key."""
     section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
-    return section, get_object_or_404(Paragraph, section=section, key=key)
+    paragraph, current = paragraph_at(section, key)
+    if paragraph is None:
+        raise Http404(gettext("This section has no paragraph %(key)s.") % {"key": key})
+    if not current:
+        raise Renamed(paragraph.key)
+    return section, paragraph
+
+
+class Renamed(Exception):
+    def __init__(self, key):
+        self.key = key
+
+    def redirect(self, request, number, name="study:paragraph"):
+        url = reverse(name, kwargs={"number": number, "key": self.key})
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(url + (f"?{query}" if query else ""))
 
 
 @require_safe
 def paragraph(request, number, key):
     """The section opened at one paragraph, with a link preview of that paragraph for chat apps.
 
-    `?langs=` shows the section in those languages, as on its own page; the preview stays in the page's."""
-    section, paragraph = _paragraph(number, key)
+    `?langs=` shows the section in those languages, as on its own page; the preview stays in the page's.
+    `?release=` shows the section as that release froze it, at this paragraph, marked as such."""
+    if "release" in request.GET:
+        section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
+        version = versions.version_of(section, request.GET["release"])
+        paragraph = citing.frozen_paragraph(version, section, key)
+        if paragraph is None:
+            raise Http404(gettext("This paragraph was not in that release."))
+    else:
+        version = None
+        try:
+            section, paragraph = _paragraph(number, key)
+        except Renamed as renamed:
+            return renamed.redirect(request, number)
     chosen, redirect = compare.in_url(request)
     if redirect:
         return redirect
     code = get_language()
     codes = chosen or [code]
     comparing = len(codes) > 1
-    parts = read_section(section, codes, fallback=not comparing)
-    row = next(row for part in parts for row in part.rows if row.paragraph.pk == paragraph.pk)
-    title = section.title_in(code)
+    parts = read_section(section, codes, fallback=not comparing, paragraphs=version.paragraphs if version else None)
+    row = next(row for part in parts for row in part.rows if row.paragraph.key == paragraph.key)
+    if version:
+        title = version.title.get(code) or ""
+    else:
+        title = section.title_in(code)
     text = paragraph.text_in(code)
     if text:
         description = previews.shorten(previews.plain_text(text), code)
     else:
         description = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
-    card = pictures.card_for(section, paragraph, code)
-    image = reverse("study:preview-image", kwargs={"number": number, "key": key})
+    if version:
+        image_url = ""  # the picture shows the current text
+    else:
+        card = pictures.card_for(section, paragraph, code)
+        image = reverse("study:preview-image", kwargs={"number": number, "key": paragraph.key})
+        image_url = request.build_absolute_uri(f"{image}?v={card.digest}")
+    share_path = _share_url(section, paragraph.key, code)
+    cited = version.name if version else citing.release_quoted(section, paragraph, code)
+    place = citing.place_of([r.paragraph for part in parts for r in part.rows], paragraph.key)
+    permanent = citing.permanent_url(request, section.number, paragraph.key, code, cited)
     context = {
         "section": section,
         "paragraph": paragraph,
+        "version": version,
         "row": row,
         "parts": parts,
-        "title": title or section.title_en,
+        "title": title or (version.title.get("en") if version else section.title_en),
         "title_lang": languages.html_lang(code if title else "en"),
+        "penalty": version.penalty if version else section.penalty,
         "paragraph_name": _paragraph_name(row),
         "description": description,
         "description_lang": languages.html_lang(code),
-        "section_url": _section_url(section, code) + (f"?langs={compare.serialize(codes)}" if chosen else ""),
+        "section_url": _section_url(section, code)
+        + (
+            "?" + urlencode(_langs(compare.serialize(codes) if chosen else "") + _release(version), safe=",")
+            if chosen or version
+            else ""
+        ),
+        "current_url": share_path + (f"?langs={compare.serialize(codes)}" if chosen else ""),
         "comparing": comparing,
         "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
-        "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{key}"),
-        "share_url": request.build_absolute_uri(_share_url(section, key, code)),
-        "image_url": request.build_absolute_uri(f"{image}?v={card.digest}"),
+        "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{paragraph.key}"),
+        "share_url": request.build_absolute_uri(share_path + (f"?release={version.name}" if version else "")),
+        "image_url": image_url,
         "alternates": [
-            (other, request.build_absolute_uri(_share_url(section, key, other))) for other in languages.CODES
+            (other, request.build_absolute_uri(_share_url(section, paragraph.key, other))) for other in languages.CODES
         ],
         "og_locale": languages.OPEN_GRAPH_LOCALES[code],
+        "citation": citing.citation(section.number, place, cited),
+        "permanent_url": permanent,
+        "oembed_url": request.build_absolute_uri(reverse("embedding:oembed"))
+        + "?"
+        + urlencode({"url": permanent, "format": "json"}),
         "links_cache": {},
         "terms_cache": {},
     }
     return render(request, "study/paragraph.html", context)
+
+
+def _release(version):
+    return [("release", version.name)] if version else []
 
 
 def _paragraph_name(row):
@@ -93,7 +150,10 @@ def preview_image(request, number, key):
     stored = cards.open_drawn(number, key, get_language(), request.GET.get("v"))
     if stored is not None:
         return _picture_response(stored)
-    section, paragraph = _paragraph(number, key)
+    try:
+        section, paragraph = _paragraph(number, key)
+    except Renamed as renamed:
+        return renamed.redirect(request, number, "study:preview-image")
     try:
         # Drawn when its text was written; drawn now only if that could not be done.
         file = cards.open_picture(pictures.card_for(section, paragraph, get_language()))

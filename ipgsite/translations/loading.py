@@ -70,15 +70,24 @@ class Loader:
                 self.save(Alias(section=sections[number]), {"language": code, "name": name, "former": former})
 
     def load_paragraphs(self, section, doc):
-        self.delete(section.paragraphs.exclude(key__in=[p.key for p in doc.paragraphs]))
-        paragraphs = {p.key: p for p in section.paragraphs.all()}
+        # A paragraph whose key the file renamed is found by its former key, and keeps its history.
+        known = [p.key for p in doc.paragraphs] + [k for p in doc.paragraphs for k in p.former_keys]
+        self.delete(section.paragraphs.exclude(key__in=known))
+        stored = {p.key: p for p in section.paragraphs.all()}
+        paragraphs = {}
         for order, pdoc in enumerate(doc.paragraphs, 1):
-            paragraph = paragraphs.get(pdoc.key) or Paragraph(section=section, key=pdoc.key)
+            paragraph = stored.pop(pdoc.key, None)
+            if paragraph is None:
+                paragraph = next((stored.pop(k) for k in pdoc.former_keys if k in stored), None)
+            paragraph = paragraph or Paragraph(section=section, key=pdoc.key)
             created = paragraph.pk is None
-            paragraph = self.save(paragraph, {"part": pdoc.part, "order": order, "bullet": pdoc.bullet})
+            values = {"key": pdoc.key, "part": pdoc.part, "order": order, "bullet": pdoc.bullet}
+            paragraph = self.save(paragraph, values)
             if _write_texts(paragraph, pdoc.texts, self.stats) and not created:
                 self.stats["updated"] += 1
+            writing.set_former_keys(paragraph, pdoc.former_keys, by=CONTENT_FILES)
             paragraphs[pdoc.key] = paragraph
+        self.delete(stored.values())
 
         existing = {}
         for note in Note.objects.filter(paragraph__section=section).select_related("paragraph").order_by("order", "pk"):

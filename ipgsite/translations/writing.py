@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from ipgsite.finder.models import Example, Outcome, Question
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
+from ipgsite.ipg.models import Alias, Chapter, FormerKey, Note, Paragraph, Section
 from ipgsite.terms.models import Term
 
 from .models import Change
@@ -487,10 +487,13 @@ def save_structure(obj, values, *, by):
                 _require_structure(current.by)
         if obj.pk is None:
             _require_structure(current.by)
+        renamed_from = stored.key if isinstance(stored, Paragraph) and stored.pk and "key" in changed else None
         for name, value in changed.items():
             setattr(stored, name, value)
         _validate(stored)
         stored.save()
+        if renamed_from:
+            _keep_former_key(stored, renamed_from)
         if isinstance(stored, (Section, Alias, Chapter)):
             current.names_changed = True
         if isinstance(stored, Paragraph):
@@ -499,6 +502,42 @@ def save_structure(obj, values, *, by):
         current.finder_changed |= isinstance(stored, (Question, Outcome, Example))
         current.structure_changed = True
     return stored
+
+
+def _keep_former_key(paragraph, key):
+    """A renamed paragraph keeps its old key, so that its old addresses lead to it (and its new key is no former
+    one any more, if it is renamed back)."""
+    FormerKey.objects.get_or_create(paragraph=paragraph, key=key)
+    FormerKey.objects.filter(paragraph=paragraph, key=paragraph.key).delete()
+
+
+def set_former_keys(paragraph, keys, *, by):
+    """A paragraph's former keys as content/ lists them (editors and content files only)."""
+    with batch(by) as current:
+        _require_structure(current.by)
+        keys = list(dict.fromkeys(keys))
+        stored = list(paragraph.former_keys.values_list("key", flat=True))
+        if sorted(stored) == sorted(keys):
+            return
+        for key in keys:
+            former = FormerKey(paragraph=paragraph, key=key)
+            former.full_clean(exclude=["paragraph"])
+            taken = Paragraph.objects.filter(section_id=paragraph.section_id, key=key).exclude(pk=paragraph.pk)
+            if (
+                key == paragraph.key
+                or taken.exists()
+                or FormerKey.objects.in_section(paragraph.section_id)
+                .filter(key=key)
+                .exclude(paragraph=paragraph)
+                .exists()
+            ):
+                raise ValidationError(
+                    _("%(key)s cannot be a former key of %(paragraph)s: another address has it.")
+                    % {"key": key, "paragraph": paragraph.key}
+                )
+        paragraph.former_keys.exclude(key__in=keys).delete()
+        FormerKey.objects.bulk_create([FormerKey(paragraph=paragraph, key=k) for k in keys if k not in stored])
+        current.structure_changed = True
 
 
 def delete(obj, *, by):

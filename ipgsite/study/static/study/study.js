@@ -104,8 +104,22 @@
     }).catch(function () { /* offline already: the copy saved before stays */ });
   }
 
+  // A paragraph's citation, copied with its permanent link; without JavaScript it stays readable text.
+  function initCite() {
+    var button = document.querySelector(".copy-citation");
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var status = button.parentNode.querySelector(".cite-status");
+      var text = button.dataset.citation;
+      copy(text).then(function () { status.textContent = button.dataset.copiedLabel + ": " + text; },
+        function () { status.textContent = text; });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     initMenus();
+    initCite();
     showShared();
     keepOffline();
   });

@@ -1,0 +1,97 @@
+"""How a reader cites one paragraph: "IPG 2.3 Example C (2024-09-23)" and its permanent link, in the page's language.
+
+A citation names the release whose text it quotes, and its link shows the paragraph as that release holds it
+(`…/<key>/?release=<date>`), so what was cited never changes under the reader. Where the text in the page's
+language has changed since the newest release, the citation says it quotes the current text.
+"""
+
+import string
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import Part, paragraph_at
+from ipgsite.releases.models import Release
+from ipgsite.releases.snapshots import section_as_of
+
+
+@dataclass
+class Place:
+    """Where a paragraph stands in its section: its part, its letter if an example, its place in the part."""
+
+    part: str
+    letter: str  # "C" for the third example, else ""
+    position: int  # 1 for the part's first paragraph
+    count: int  # how many paragraphs the part has
+
+
+def place_of(paragraphs, key):
+    """The Place of the paragraph `key` among `paragraphs` (a section's, in order), or None."""
+    examples, found = 0, None
+    for paragraph in paragraphs:
+        if paragraph.key == key:
+            found = paragraph
+            break
+        examples += paragraph.part == Part.EXAMPLE
+    if found is None:
+        return None
+    same_part = [p for p in paragraphs if p.part == found.part]
+    letter = string.ascii_uppercase[examples % 26] if found.part == Part.EXAMPLE else ""
+    position = next(i for i, p in enumerate(same_part, 1) if p.key == key)
+    return Place(part=found.part, letter=letter, position=position, count=len(same_part))
+
+
+def paragraph_name(place):
+    """ "Example C", "Definition, paragraph 2", "Philosophy", in the active language."""
+    if place.letter:
+        return _("Example %(letter)s") % {"letter": place.letter}
+    label = str(Part(place.part).label)
+    if place.count > 1:
+        return _("%(part)s, paragraph %(number)d") % {"part": label, "number": place.position}
+    return label
+
+
+def citation(number, place, release):
+    """The citation in the active language; `release` is a date (YYYY-MM-DD), or "" for the current text."""
+    values = {"number": number, "paragraph": paragraph_name(place), "release": release}
+    if release:
+        return _("IPG %(number)s %(paragraph)s (%(release)s)") % values
+    return _("IPG %(number)s %(paragraph)s (current text)") % values
+
+
+def permanent_url(request, number, key, code, release):
+    with translation.override(code):
+        url = reverse("study:paragraph", kwargs={"number": number, "key": key})
+    return request.build_absolute_uri(url + (f"?release={release}" if release else ""))
+
+
+def release_quoted(section, paragraph, code):
+    """The newest release in effect that holds this paragraph's current text in `code` (under its key or a former
+    one), or "" when the text has changed since (or no release holds it)."""
+    release = Release.objects.in_effect().order_by("-date").first()
+    if release is None:
+        return ""
+    content = section_as_of(release, section.number)
+    if content is None:
+        return ""
+    keys = {paragraph.key, *paragraph.former_keys.values_list("key", flat=True)}
+    frozen = next((p for p in content["paragraphs"] if p["key"] in keys), None)
+    if frozen is None or (frozen["texts"].get(code) or "") != languages.translated(paragraph, "text", code):
+        return ""
+    return release.date.isoformat()
+
+
+def frozen_paragraph(version, section, key):
+    """The paragraph `key` as `version` (`ipg.versions.Version`) froze it: under that key, or under the key or a
+    former key of the paragraph that has or had it now. None if the version has no such paragraph."""
+    held = {p.key: p for p in version.paragraphs}
+    if key in held:
+        return held[key]
+    paragraph, _current = paragraph_at(section, key)
+    if paragraph is None:
+        return None
+    keys = [paragraph.key, *paragraph.former_keys.values_list("key", flat=True)]
+    return next((held[k] for k in keys if k in held), None)

@@ -1,0 +1,154 @@
+"""/linker.js on a judge's blog served from another origin (a second HTTP server), in headless Chromium: references
+become links, the preview shows the paragraph in the host page's language and the reader's, and no cookie is sent."""
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+BLOG = """<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A judge's blog</title></head>
+<body>
+<article>
+<p id="refs">Today: IPG 2.3, then 2.3 Example C, a classic HCE. A Hidden Card Error needs a hidden card.</p>
+<p id="ja" lang="ja">違反処置指針 2.4 を参照してください。</p>
+<p id="zh" lang="zh-Hans">这是非公开牌张失误。</p>
+<p id="near">Not references: HCEs, XHCE, hidden card error, IPG 2.34, IPG 2.3.1, MTR 2.3, section 4.3 of the MTR.</p>
+<p id="skipped"><a href="https://example.org/">IPG 2.3 in a link</a> <code>IPG 2.3</code> <input value="IPG 2.3">
+<textarea>HCE</textarea></p>
+<p id="stub">And IPG 4.8 has no text yet.</p>
+</article>
+<script src="{site}/linker.js" defer></script>
+</body></html>
+"""
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def blog(tmp_path, live_ipg):
+    """A second server, on another port and host name than the site: another origin."""
+    for name, lang in (("en", "en"), ("ja", "ja")):
+        (tmp_path / f"{name}.html").write_text(BLOG.format(lang=lang, site=live_ipg.url), encoding="utf-8")
+    handler = functools.partial(Quiet, directory=str(tmp_path))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    assert origin.split("//")[1].split(":")[0] != live_ipg.url.split("//")[1].split(":")[0]
+    yield origin
+    server.shutdown()
+    server.server_close()
+
+
+def open_blog(new_page, live_ipg, url, **options):
+    page = new_page(**options)
+    page.context.add_cookies([{"name": "ipg_langs", "value": "en,ja", "url": live_ipg.url}])
+    sent = []
+    page.on("request", lambda request: sent.append(request))
+    page.goto(url)
+    page.wait_for_selector("a.ipg-ref")
+    return page, sent
+
+
+def links(page, selector):
+    return page.eval_on_selector_all(f"{selector} a.ipg-ref", "as => as.map(a => [a.textContent, a.href])")
+
+
+def test_references_become_links_and_nothing_else_does(live_ipg, blog, new_page):
+    page, sent = open_blog(new_page, live_ipg, blog + "/en.html", viewport={"width": 1280, "height": 800})
+    site = live_ipg.url
+    assert links(page, "#refs") == [
+        ["IPG 2.3", f"{site}/en/ipg/2.3/"],
+        ["2.3 Example C", f"{site}/en/ipg/2.3/example-c/"],
+        ["HCE", f"{site}/en/ipg/2.3/"],
+        ["Hidden Card Error", f"{site}/en/ipg/2.3/"],
+    ]
+    assert links(page, "#ja") == [["違反処置指針 2.4", f"{site}/ja/ipg/2.4/"]]
+    assert links(page, "#zh") == [["非公开牌张失误", f"{site}/zh-hans/ipg/2.3/"]]
+    assert links(page, "#near") == []
+    assert links(page, "#skipped") == []
+    assert page.locator("#skipped code").inner_text() == "IPG 2.3"
+    assert links(page, "#stub") == [["IPG 4.8", f"{site}/en/ipg/4.8/"]]
+
+    # No cookie goes to the site, though the browser holds one for it; the blog gets none either.
+    to_site = [r for r in sent if r.url.startswith(site)]
+    assert {r.url.split(site)[1] for r in to_site} >= {"/linker.js", "/api/linker/"}
+    for request in to_site:
+        assert "cookie" not in request.all_headers(), request.url
+    assert page.context.cookies(blog) == []
+    assert page.evaluate("document.cookie") == ""
+
+
+def test_hovering_shows_the_paragraph_in_the_pages_language_and_the_readers(live_ipg, blog, new_page):
+    # The reader's browser asks for Japanese; the blog is in English.
+    page, sent = open_blog(
+        new_page, live_ipg, blog + "/en.html", locale="ja-JP", viewport={"width": 1280, "height": 800}
+    )
+    page.hover("#refs a.ipg-ref:nth-of-type(2)")
+    tip = page.locator("#ipg-linker-preview")
+    tip.wait_for(state="visible")
+    page.wait_for_function("document.querySelector('#ipg-linker-preview').textContent.includes('Dark Confidant')")
+    assert tip.get_attribute("role") == "tooltip"
+    assert page.get_attribute("#refs a.ipg-ref:nth-of-type(2)", "aria-describedby") == "ipg-linker-preview"
+    blocks = tip.locator(":scope > div")
+    assert [blocks.nth(i).get_attribute("lang") for i in range(blocks.count())] == ["en", "ja"]
+    assert "Dark Confidant" in blocks.nth(0).inner_text() and "闇の腹心" in blocks.nth(1).inner_text()
+    heading = tip.locator(":scope > p").first.inner_text()
+    assert "IPG 2.3" in heading and "Hidden Card Error" in heading and "Example C" in heading
+    for request in (r for r in sent if r.url.startswith(live_ipg.url)):
+        assert "cookie" not in request.all_headers(), request.url
+
+    page.keyboard.press("Escape")
+    assert tip.is_hidden()
+
+
+def test_a_japanese_page_previews_in_japanese_first_and_says_what_is_missing(live_ipg, blog, new_page):
+    page, _ = open_blog(new_page, live_ipg, blog + "/ja.html", locale="en-US", viewport={"width": 1280, "height": 800})
+    # Focus reaches the link from the keyboard, and shows the preview too.
+    page.focus("#ja a.ipg-ref")
+    tip = page.locator("#ipg-linker-preview")
+    tip.wait_for(state="visible")
+    page.wait_for_function("document.querySelectorAll('#ipg-linker-preview > div').length === 2")
+    blocks = tip.locator(":scope > div")
+    assert [blocks.nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
+    assert "マリガン" in tip.locator(":scope > p").first.inner_text()  # 2.4's title in Japanese
+    # 2.4 has no Japanese text: the Japanese block says so, in Japanese; the English follows it, never in its place.
+    assert blocks.nth(0).locator("p").inner_text() == "日本語には未翻訳です。"
+    assert blocks.nth(1).inner_text().startswith("English") and "player" in blocks.nth(1).inner_text()
+
+
+def test_a_reference_added_later_and_a_missing_translation(live_ipg, blog, new_page):
+    page, _ = open_blog(new_page, live_ipg, blog + "/en.html", locale="ja-JP", viewport={"width": 1280, "height": 800})
+    page.evaluate(
+        "() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'See IPG 2.4 Example A.';"
+        " document.body.appendChild(p); window.IPGLinker.link(p); }"
+    )
+    assert links(page, "#late") == [["IPG 2.4 Example A", f"{live_ipg.url}/en/ipg/2.4/example-a/"]]
+    page.hover("#late a.ipg-ref")
+    page.wait_for_function("document.querySelectorAll('#ipg-linker-preview > div').length === 2")
+    english, japanese = page.locator("#ipg-linker-preview > div").all()
+    assert english.get_attribute("lang") == "en" and "draws eight cards" in english.inner_text()
+    assert japanese.get_attribute("lang") == "ja"
+    # 2.4 example A has no Japanese: said so in the blog's language (English), naming the language.
+    assert japanese.locator("p").inner_text() == "Not yet translated into 日本語."
+    assert japanese.locator("p").get_attribute("lang") == "en"
+
+
+def test_a_tap_shows_the_preview_before_following_the_link(live_ipg, blog, new_page):
+    page, _ = open_blog(new_page, live_ipg, blog + "/en.html", has_touch=True, is_mobile=True, locale="en-US")
+    page.tap("#refs a.ipg-ref:nth-of-type(3)")  # HCE
+    tip = page.locator("#ipg-linker-preview")
+    tip.wait_for(state="visible")
+    assert page.url == blog + "/en.html"
+    page.wait_for_function("document.querySelector('#ipg-linker-preview').textContent.includes('hidden')")
+    assert "Hidden Card Error" in tip.inner_text()
+    box = tip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1  # within a phone's width
