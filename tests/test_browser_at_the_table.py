@@ -90,7 +90,9 @@ def test_the_first_paragraph_starts_in_the_top_half_and_nothing_scrolls_sideways
     top = first_paragraph_top(page)
     assert 0 < top <= PHONE["height"] / 2, f"the first paragraph starts {top}px down"
     assert overflow(page) <= 0
-    # The parts and the notes stay reachable: in the bar at the bottom of the screen.
+    # The parts and the notes stay reachable: in the bar at the bottom of the screen, the parts in its panel.
+    expect(page.locator(".section-tools .parts-button")).to_be_in_viewport()
+    page.click(".section-tools .parts-button")
     parts = page.locator(".section-tools .parts a")
     assert parts.count() > 1
     expect(parts.first).to_be_in_viewport()
