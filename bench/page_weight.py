@@ -76,7 +76,7 @@ def deployed_static():
     root = Path(workdir) / "static"
     storages = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "ipgsite.staticfiles.MinifiedManifestStaticFilesStorage"},
     }
     with override_settings(STATIC_ROOT=root, STORAGES=storages):
         call_command("collectstatic", interactive=False, verbosity=0)
