@@ -24,11 +24,12 @@ CHOICES = [""] + [",".join(p) for n in (1, 2, 3) for p in itertools.permutations
 # name is a label, not the paragraph); the title's and the penalty's bottoms.
 FIRST_SCREEN_JS = """() => {
   const text = document.querySelector('article.section .row[id] .text');
-  const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT, { acceptNode: (n) =>
-    n.textContent.trim() && !n.parentElement.closest('.column-name') && n.parentElement.getClientRects().length
-      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP });
+  const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);  // no filter callback: pages without script
+  let node = walker.nextNode();
+  while (node && !(node.textContent.trim() && !node.parentElement.closest('.column-name')
+      && node.parentElement.getClientRects().length)) node = walker.nextNode();
   const range = document.createRange();
-  range.selectNodeContents(walker.nextNode());
+  range.selectNodeContents(node);
   const line = range.getClientRects()[0];
   const bottom = (selector) => document.querySelector(selector).getBoundingClientRect().bottom;
   return { line: line.bottom, top: line.top, title: bottom('h1'), penalty: bottom('.penalty-line .penalty') };
@@ -128,11 +129,11 @@ def test_the_bottom_bar_never_clips_its_part_links(live_ipg, new_page, code, num
 def test_a_translation_opened_in_place_is_never_under_the_bar(live_ipg, new_page):
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/en/ipg/2.3/")
-    control = page.locator("#definition-3 a.in-other-language")
+    control = page.locator("#example-a a.in-other-language")
     # The control just above the bar: what it opens would fall under the bar if nothing moved it.
     control.evaluate("(a) => window.scrollBy(0, a.getBoundingClientRect().bottom - (innerHeight - 70))")
     control.click()
-    in_place = page.locator("#definition-3 > .in-place")
+    in_place = page.locator("#example-a > .in-place")
     expect(in_place).not_to_have_attribute("aria-busy", "true")
     expect(in_place).to_be_in_viewport(ratio=1)
     assert covered(page, in_place) == []
@@ -174,7 +175,7 @@ def test_the_offline_state_is_a_small_mark_in_the_header_with_its_details_on_a_t
     first_line = page.evaluate(FIRST_SCREEN_JS)["line"]
     mark.click()
     expect(status).to_be_visible()
-    expect(status).to_have_text("オフラインで読めます · 2024-09-23版のIPG")
+    expect(status).to_have_text("オフラインで利用できます · 2024-09-23版のIPG")
     page.keyboard.press("Escape")
     expect(status).to_be_hidden()
     assert page.evaluate(FIRST_SCREEN_JS)["line"] == first_line  # nothing moved
