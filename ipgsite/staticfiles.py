@@ -24,7 +24,9 @@ def is_own(name):
     if not found:
         return False
     path = Path(found).resolve()
-    return path.is_relative_to(Path(settings.BASE_DIR).resolve()) and not path.is_relative_to(Path(sys.prefix).resolve())
+    return path.is_relative_to(Path(settings.BASE_DIR).resolve()) and not path.is_relative_to(
+        Path(sys.prefix).resolve()
+    )
 
 
 class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):

@@ -92,7 +92,13 @@ def test_without_javascript_the_first_line_is_on_the_first_screen_too(live_ipg, 
 
 @pytest.mark.parametrize(
     "url",
-    ["/en/", "/ja/ipg/2.3/", "/en/ipg/2.3/?langs=en,zh-hans,ja", "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A", "/ja/glossary/"],
+    [
+        "/en/",
+        "/ja/ipg/2.3/",
+        "/en/ipg/2.3/?langs=en,zh-hans,ja",
+        "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A",
+        "/ja/glossary/",
+    ],
 )
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_fixed_chrome_takes_at_most_64px_at_the_top_and_at_the_bottom(live_ipg, new_page, url, viewport):
