@@ -118,9 +118,8 @@ def main():
     for name in loaded:
         hashed, sent, raw = assets[name]
         print(f"    + {hashed:30} {sent:>8,}   ({len(raw):,} bytes, {gzip6(raw):,} at gzip 6)")
-    print(
-        f"  {'HTML, CSS and JS, first visit':34} {first_visit:>8,} {first_visit / bare_gz:>6.2f} {FIRST_VISIT_RATIO:>6.1f}"
-    )
+    label = "HTML, CSS and JS, first visit"
+    print(f"  {label:34} {first_visit:>8,} {first_visit / bare_gz:>6.2f} {FIRST_VISIT_RATIO:>6.1f}")
     brotli = brotli5()
     if brotli:
         print(f"  brotli 5: HTML {brotli(html):,}, bare text {brotli(bare):,}, ratio {brotli(html) / brotli(bare):.2f}")
