@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
+.PHONY: serve install messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
 .PHONY: lint fmt test-fast
 
 $(VENV)/.installed: pyproject.toml
@@ -29,13 +29,18 @@ $(XLIFF_SCHEMA): | $(VENV)/.installed
 		$(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xml.xsd $(dir $@)
 	rm -rf $(VENV)/share/xliff-deb
 
-install: $(VENV)/.installed messages node_modules/.installed $(XLIFF_SCHEMA)
+install: $(VENV)/.installed messages node_modules/.installed java $(XLIFF_SCHEMA)
 
-## axe-core, which the accessibility tests inject into pages (package.json; npm from Debian when missing).
+## axe-core, which the accessibility tests inject into pages, and vnu-jar, the Nu HTML checker of
+## tests/test_markup_valid.py (package.json; npm from Debian when missing).
 node_modules/.installed: package.json
 	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null)
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
+
+## A Java runtime for the Nu HTML checker (vnu.jar): Debian's default JRE when `java` is missing.
+java:
+	@command -v java >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null)
 
 ## Compile the interface translations in locale/ (needs gettext's msgfmt).
 messages: $(VENV)/.installed
@@ -56,7 +61,7 @@ serve: db
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## Headless Chromium and CJK fonts for the browser tests, from Debian's packages.
-browser-deps:
+browser-deps: java
 	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk"; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi

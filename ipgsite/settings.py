@@ -143,9 +143,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Deployed: `collectstatic` writes hashed names and gzip/brotli copies that whitenoise serves for a year.
+    # Deployed: `collectstatic` minifies the site's own CSS and JS, then writes hashed names and gzip/brotli copies
+    # that whitenoise serves for a year (ipgsite/staticfiles.py).
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "ipgsite.staticfiles.MinifiedManifestStaticFilesStorage"
         if DEPLOYED
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

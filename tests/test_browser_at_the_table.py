@@ -90,7 +90,9 @@ def test_the_first_paragraph_starts_in_the_top_half_and_nothing_scrolls_sideways
     top = first_paragraph_top(page)
     assert 0 < top <= PHONE["height"] / 2, f"the first paragraph starts {top}px down"
     assert overflow(page) <= 0
-    # The parts and the notes stay reachable: in the bar at the bottom of the screen.
+    # The parts and the notes stay reachable: in the bar at the bottom of the screen, the parts in its panel.
+    expect(page.locator(".section-tools .parts-button")).to_be_in_viewport()
+    page.click(".section-tools .parts-button")
     parts = page.locator(".section-tools .parts a")
     assert parts.count() > 1
     expect(parts.first).to_be_in_viewport()
@@ -337,22 +339,27 @@ def test_the_text_size_is_remembered_on_the_device(live_ipg, new_page):
     assert font_size() == pytest.approx(normal * 0.9, rel=0.02)
 
 
-def test_the_offline_line_does_not_push_the_text_down_and_can_be_dismissed(live_ipg, new_page):
+def test_the_offline_state_does_not_push_the_text_down_and_speaks_up_when_it_changes(live_ipg, new_page):
+    """The offline state is a mark in the header (its words in a panel, on a tap): nothing floats over the text."""
     page = new_page(PHONE, service_workers="allow")
     page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    top_before = first_paragraph_top(page)
     status = page.locator("#offline-status")
     wait_until_saved(page)
+    mark = page.locator(".offline-mark")
+    expect(mark).to_be_visible()
+    assert mark.evaluate("e => getComputedStyle(e).position") == "static"
+    assert first_paragraph_top(page) == top_before
+    mark.click()
     expect(status).to_be_visible()
-    top_with_line = first_paragraph_top(page)
-    line = page.locator(".offline-line")
-    assert line.evaluate("e => getComputedStyle(e).position") == "fixed"
-    line.locator("button.dismiss").click()
+    page.keyboard.press("Escape")
     expect(status).to_be_hidden()
-    assert first_paragraph_top(page) == top_with_line
-    # Something new to say brings it back.
+    # Something new to say shows on the mark, and in its words.
     page.context.set_offline(True)
     expect(status).to_have_attribute("data-state", "offline")
-    expect(status).to_be_visible()
+    expect(mark).to_have_attribute("data-state", "offline")
+    mark.click()
+    expect(status).to_contain_text("オフライン")
 
 
 def test_a_high_contrast_preference_is_honoured(live_ipg, new_page):

@@ -58,6 +58,7 @@ def test_the_diffs_read_without_javascript(two_releases, new_page):
     assert "underline" in added.evaluate("e => getComputedStyle(e).textDecorationLine")
     page.goto(two_releases.url + "/ja/changes/2025-02-10/")
     assert page.locator("#section-2\\.3 del").first.inner_text() == "誤り"
+    page.click(".compare-button")  # on a phone the compare form is a panel, opened without the script (popover)
     page.select_option("select[name=langs] >> nth=0", "ja")
     page.select_option("select[name=langs] >> nth=1", "en")
     page.click("form.compare button[type=submit]")

@@ -82,6 +82,10 @@ def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(live_
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     page.goto(f"{live_ipg.url}/{code}/{path}")
     assert overflow(page) <= 0
+    menu = page.locator("header.site-header .menu-button")  # on a phone the links are in the header's menu
+    box = menu.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44 and box["x"] + box["width"] <= 390, box
+    menu.tap()
     for name in ("finder-link", "glossary-link"):
         link = page.locator(f"header.site-header a.{name}")
         box = link.bounding_box()
@@ -90,5 +94,6 @@ def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(live_
     page.screenshot(path=str(tmp_path / f"header-{code}.png"))
     with page.expect_navigation(url=f"**/{code}/glossary/"):
         page.locator("header.site-header a.glossary-link").tap()
+    page.locator("header.site-header .menu-button").tap()
     with page.expect_navigation(url=f"**/{code}/finder/"):
         page.locator("header.site-header a.finder-link").tap()

@@ -51,6 +51,7 @@ def test_after_one_visit_every_section_reads_offline(live_ipg, new_page, server_
     page = new_page(service_workers="allow")
     page.goto(f"{live_ipg.url}/en/ipg/2.3/")
     status = wait_until_saved(page)
+    page.click(".offline-mark")  # the state is a mark in the header; its words show on a tap
     expect(status).to_be_visible()
     expect(status).to_have_text("Available offline · the IPG of 2024-09-23")
 
@@ -62,6 +63,8 @@ def test_after_one_visit_every_section_reads_offline(live_ipg, new_page, server_
     expect(page.locator("h1")).to_contain_text("Mulligan Procedure Error")
     assert_reads_in_full(page, "2.4", "en")
     expect(status).to_have_attribute("data-state", "offline", timeout=10_000)
+    expect(page.locator(".offline-mark")).to_have_attribute("data-state", "offline")
+    page.click(".offline-mark")
     expect(status).to_have_text("Offline · every section is saved · the IPG of 2024-09-23")
 
     response = page.goto(f"{live_ipg.url}/en/")

@@ -23,6 +23,7 @@ def test_activating_a_term_shows_its_names_in_the_other_languages_and_its_defini
     mark.click()
     assert card.is_visible()
     assert mark.get_attribute("aria-expanded") == "true"
+    assert page.locator("#example-c .term-card").count() == 1  # the page's one card, under the text
     assert card.locator("[lang='en']").inner_text() == "Dark Confidant"
     assert card.locator("[lang='zh-Hans']").inner_text() == "黑暗亲信"
     assert page.url.endswith("/ja/ipg/2.3/#example-c")  # the page stays where it was

@@ -345,19 +345,21 @@ def test_an_unknown_paragraph_is_a_404(client, ipg, url):
 
 def test_the_link_control_of_a_section_offers_the_paragraphs_own_page(client, ipg):
     html = parse(client.get("/zh-hans/ipg/2.3/").content)
-    link = html.by_id("example-c").find("a", class_="permalink")
-    assert link.attrs["data-share"] == "/zh-hans/ipg/2.3/example-c/"
-    menu = html.find(class_="paragraph-menu", **{"data-ref": "2.3:example-c"})
-    assert menu in html.by_id("example-c").next_siblings()[:2]  # after the row and its notes
-    assert menu.find("a", class_="share-link").attrs["href"] == "/zh-hans/ipg/2.3/example-c/"
-    assert menu.attrs["data-ref"] == "2.3:example-c"
+    assert html.by_id("example-c").find("a", class_="permalink").attrs["href"] == "#example-c"  # works without script
+    # One menu for the page, not one per paragraph: the script moves it under the paragraph whose ¶ was tapped.
+    [menu] = html.find_all(class_="paragraph-menu")
+    assert "hidden" in menu.attrs and menu.attrs["data-section"] == "2.3"
+    assert menu.attrs["data-share"] == "/zh-hans/ipg/2.3/{key}/"
+    assert share_links(html, "example-c") == ("/zh-hans/ipg/2.3/example-c/",) * 2
 
 
 def share_links(html, key):
-    """What the ¶ control of a paragraph offers: the link the script copies, and the menu's link to share."""
-    menu = html.find(class_="paragraph-menu", **{"data-ref": f"2.3:{key}"})
-    permalink = html.by_id(key).find("a", class_="permalink")
-    return permalink.attrs["data-share"], menu.find("a", class_="share-link").attrs["href"]
+    """What the ¶ control of a paragraph offers: the link the script copies, and the menu's link to share (both made
+    by static/js/site.js and study.js from the page's one menu, its `data-share` with the paragraph's key)."""
+    [menu] = html.find_all(class_="paragraph-menu")
+    assert html.by_id(key).find("a", class_="permalink") is not None
+    link = menu.attrs["data-share"].replace("{key}", key)
+    return link, link
 
 
 @pytest.mark.parametrize(
@@ -424,17 +426,15 @@ def term_marks(html):
     found = []
     for block in html.find_all(class_="row") + html.find_all("aside", class_="note"):
         for mark in block.find_all("a", class_="term"):
-            card = html.by_id(mark.attrs["aria-controls"])
+            card = html.by_id("term-" + mark.attrs["data-term"])
             names = [(n.attrs["lang"], n.text()) for n in card.find_all("span", class_="term-name")]
-            name = card.find("span", class_="term-card-name")
             found.append(
                 (
                     mark.attrs["href"],
                     mark.attrs["data-term"],
-                    mark.attrs["aria-controls"],
+                    "note" if block.tag == "aside" else "paragraph",
                     mark.text(),
                     card.attrs["lang"],
-                    (name.attrs["lang"], name.text()),
                     names,
                     card.find("a").attrs["href"],
                 )
@@ -450,18 +450,18 @@ def test_the_share_page_marks_terms_as_the_section_page_does(client, ipg, lang, 
     shared = term_marks(parse(client.get(f"/{lang}/ipg/2.3/example-b/{langs}").content))
     section = term_marks(parse(Client().get(f"/{lang}/ipg/2.3/{langs}").content))
     assert shared == section
-    controls = [mark[2] for mark in shared]
-    assert any(not c.startswith("term-note_") for c in controls)  # paragraphs' marks
-    assert any(c.startswith("term-note_") for c in controls)  # and notes'
+    places = [mark[2] for mark in shared]
+    assert "paragraph" in places and "note" in places  # paragraphs' marks and notes'
     assert any(names for *_rest, names, _href in shared)
 
 
 def test_a_scry_in_the_shared_english_paragraph_offers_its_chinese_and_japanese_names(client, ipg):
-    row = parse(client.get("/en/ipg/2.3/example-b/").content).by_id("example-b")
-    mark = row.find("a", class_="term", **{"data-term": "scry"})
+    page = parse(client.get("/en/ipg/2.3/example-b/").content)
+    mark = page.by_id("example-b").find("a", class_="term", **{"data-term": "scry"})
     assert (mark.text(), mark.attrs["href"]) == ("scries", "/en/glossary/#scry")
-    card = row.by_id(mark.attrs["aria-controls"])
+    card = page.by_id("term-scry")
     assert {n.attrs["lang"]: n.text() for n in card.find_all("span", class_="term-name")} == {
+        "en": "scry",
         "zh-Hans": "占卜",
         "ja": "占術",
     }

@@ -1,5 +1,5 @@
-"""Terms in the text of reading pages: the first occurrence in a paragraph, and in a note, is marked, with the other
-languages' names in the page; occurrences are stored, found as cross-links are."""
+"""Terms in the text of reading pages: the first occurrence in a paragraph, and in a note, is marked; the term's names
+in every language are in the page once, in its card; occurrences are stored, found as cross-links are."""
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -12,10 +12,14 @@ from ipgsite.translations import writing
 from pages import parse
 
 
-def row(client, url, key):
+def page_of(client, url):
     response = client.get(url)
     assert response.status_code == 200
-    found = parse(response.content.decode()).by_id(key)
+    return parse(response.content.decode())
+
+
+def row(client, url, key):
+    found = page_of(client, url).by_id(key)
     assert found is not None
     return found
 
@@ -31,8 +35,9 @@ def notes_on(client, url, key):
     return details.find_all("aside", class_="note")
 
 
-def card_names(root, mark):
-    card = root.by_id(mark.attrs["aria-controls"])
+def card_names(page, mark):
+    """The card a mark opens (static/js/site.js points its aria-controls at it): one per term on the page."""
+    card = page.by_id("term-" + mark.attrs["data-term"])
     return card, {span.attrs["lang"]: span.text() for span in card.find_all("span", class_="term-name")}
 
 
@@ -44,51 +49,49 @@ def test_a_terms_first_occurrence_in_a_paragraph_is_marked_and_links_to_the_glos
     assert "take a mulligan then takes a mulligan" in node.find("div", class_="text").text()  # the text is intact
 
 
-def test_the_other_languages_names_are_in_the_page_each_with_its_lang(client, ipg):
-    node = row(client, "/en/ipg/2.3/", "example-b")
-    mark = node.find("a", class_="term", **{"data-term": "scry"})
+def test_the_names_in_every_language_are_in_the_page_each_with_its_lang(client, ipg):
+    page = page_of(client, "/en/ipg/2.3/")
+    mark = page.by_id("example-b").find("a", class_="term", **{"data-term": "scry"})
     assert mark.text() == "scries"
-    card = node.by_id(mark.attrs["aria-controls"])
+    assert "aria-controls" not in mark.attrs  # the script points it at the card, which only the script shows
+    card, names = card_names(page, mark)
     assert "hidden" in card.attrs and card.attrs["lang"] == "en"
-    names = {span.attrs["lang"]: span.text() for span in card.find_all("span", class_="term-name")}
-    assert names == {"zh-Hans": "占卜", "ja": "占術"}
+    assert names == {"en": "scry", "zh-Hans": "占卜", "ja": "占術"}
 
 
 def test_a_mark_in_japanese_offers_english_and_chinese_and_the_definition(client, ipg):
-    node = row(client, "/ja/ipg/2.3/", "definition-1")
-    mark = node.find("a", class_="term", **{"data-term": "hidden-set"})
+    page = page_of(client, "/ja/ipg/2.3/")
+    mark = page.by_id("definition-1").find("a", class_="term", **{"data-term": "hidden-set"})
     assert mark.text() == "非公開のカード群"
-    card = node.by_id(mark.attrs["aria-controls"])
-    assert {s.attrs["lang"]: s.text() for s in card.find_all("span", class_="term-name")} == {
-        "en": "hidden set",
-        "zh-Hans": "非公开牌叠",
-    }
-    example = row(client, "/ja/ipg/2.3/", "example-c")
-    mark = example.find("a", class_="term", **{"data-term": "dark-confidant"})
+    assert card_names(page, mark)[1] == {"en": "hidden set", "zh-Hans": "非公开牌叠", "ja": "非公開のカード群"}
+    mark = page.by_id("example-c").find("a", class_="term", **{"data-term": "dark-confidant"})
     assert mark.text() == "闇の腹心"
-    card = example.by_id(mark.attrs["aria-controls"])
-    assert {s.attrs["lang"]: s.text() for s in card.find_all("span", class_="term-name")} == {
-        "en": "Dark Confidant",
-        "zh-Hans": "黑暗亲信",
-    }
+    assert card_names(page, mark)[1] == {"en": "Dark Confidant", "zh-Hans": "黑暗亲信", "ja": "闇の腹心"}
 
 
 def test_a_term_with_a_defining_paragraph_links_to_it(client, ipg):
     # "…则这不是一个非公开牌张失误。": its own section's name, which is no cross-link
-    node = row(client, "/zh-hans/ipg/2.3/", "definition-1")
-    mark = node.find("a", class_="term", **{"data-term": "hidden-card-error"})
-    card = node.by_id(mark.attrs["aria-controls"])
+    page = page_of(client, "/zh-hans/ipg/2.3/")
+    mark = page.by_id("definition-1").find("a", class_="term", **{"data-term": "hidden-card-error"})
+    card, _ = card_names(page, mark)
     assert card.find("a").attrs["href"] == "/zh-hans/ipg/2.3/#definition-1"
     assert card.attrs["lang"] == "zh-Hans"
 
 
-def test_the_compare_view_marks_each_language_with_its_own_ids(client, ipg):
-    node = row(client, "/en/ipg/2.3/?langs=en,zh-hans,ja", "example-c")
+def cards_of(page):
+    return [card.attrs["id"] for card in page.find_all("p", class_="term-card")]
+
+
+def test_the_compare_view_marks_each_language_and_has_one_card_per_term(client, ipg):
+    page = page_of(client, "/en/ipg/2.3/?langs=en,zh-hans,ja")
+    node = page.by_id("example-c")
     assert ("dark-confidant", "Dark Confidant") in marks(node)
     assert ("dark-confidant", "黑暗亲信") in marks(node)
     assert ("dark-confidant", "闇の腹心") in marks(node)
-    ids = [a.attrs["aria-controls"] for a in node.find_all("a", class_="term")]
-    assert len(ids) == len(set(ids))
+    # The near miss of once per term: once per occurrence, or per language.
+    marked = {key for key, _ in marks(page)}
+    assert len(marks(page)) > 3 * len(marked)
+    assert sorted(cards_of(page)) == sorted(f"term-{key}" for key in marked)
 
 
 def test_a_section_title_that_is_a_link_is_not_marked_inside(client, ipg):
@@ -152,21 +155,18 @@ def test_a_terms_first_occurrence_in_a_note_is_marked_with_its_names_in_the_othe
     mark = body.find("a", class_="term", **{"data-term": "library"})
     assert mark.attrs["href"] == "/en/glossary/#library"
     card, names = card_names(page, mark)
-    assert names == {"en": "library", "zh-Hans": "牌库"}
+    assert names == {"en": "library", "zh-Hans": "牌库", "ja": "ライブラリー"}
     assert "hidden" in card.attrs and card.attrs["lang"] == "en"  # the card's words are the reader's
-    assert card.find("span", class_="term-card-name").attrs["lang"] == "ja"
     assert body.text(skip=("term-cards",)).count("ライブラリー") == 3  # the note's text is intact
 
 
-def test_each_note_marks_its_own_first_occurrences_with_ids_of_its_own(client, ipg):
-    response = client.get("/ja/ipg/2.3/")
-    page = parse(response.content.decode())
+def test_each_note_marks_its_own_first_occurrences_and_shares_the_pages_cards(client, ipg):
+    page = page_of(client, "/ja/ipg/2.3/")
     notes = page.by_id("definition-1").next_siblings()[0].find_all("aside", class_="note")
     # 対戦相手 is in the first two notes (six times in the second) and in the paragraph itself.
     assert [marks(note).count(("opponent", "対戦相手")) for note in notes[:2]] == [1, 1]
-    controls = [a.attrs["aria-controls"] for a in page.find_all("a", class_="term")]
-    assert len(controls) == len(set(controls))
-    assert all(page.by_id(card_id) is not None for card_id in controls)
+    assert len(cards_of(page)) == len(set(cards_of(page))) == len({key for key, _ in marks(page)})
+    assert all(page.by_id(f"term-{key}") is not None for key, _ in marks(page))
 
 
 def test_a_note_edited_through_the_write_path_is_marked_again(client, ipg):
@@ -182,7 +182,11 @@ def test_a_note_edited_through_the_write_path_is_marked_again(client, ipg):
         ("face-down", "face-down"),
     ]
     page = parse(client.get("/en/ipg/2.3/").content.decode())
-    assert card_names(page, body.find("a", class_="term"))[1] == {"zh-Hans": "牌库", "ja": "ライブラリー"}
+    assert card_names(page, body.find("a", class_="term"))[1] == {
+        "en": "library",
+        "zh-Hans": "牌库",
+        "ja": "ライブラリー",
+    }
 
     edits.write_note(Note.objects.get(pk=note.pk), "en", "The library is face-down.")  # hand and hidden set go
     body = notes_on(client, "/en/ipg/2.3/", "definition-1")[2].find("div", class_="note-body")
@@ -201,7 +205,7 @@ def test_a_note_added_or_deleted_through_the_write_path_is_marked_or_forgotten(c
     edits.delete(note)
     assert not Occurrence.objects.filter(note_id=note.pk).exists()
     html = client.get("/en/ipg/2.1/").content.decode()
-    assert "reveal their hand" not in html and "term-note_" + str(note.pk) not in html
+    assert "reveal their hand" not in html
 
 
 def test_a_note_moved_to_another_paragraph_takes_its_occurrences_along(client, ipg):

@@ -8,7 +8,6 @@ from django.utils.translation import get_language, gettext
 
 from ipgsite.crosslinks.text import pieces
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Note
 
 from .models import Occurrence
 
@@ -27,49 +26,54 @@ def occurrences_by_text(section_id):
     return found
 
 
-def _card(term, code, card_id):
-    """The term's names in the other languages (each with its `lang`) and a link to its definition, or the glossary."""
-    names = [(languages.html_lang(other), name) for other in languages.others(code) if (name := term.name_in(other))]
-    glossary = f"{reverse('terms:glossary')}#{term.key}"
+def card_id(term):
+    """The id of a term's card: one card per term on a page, however often the term is marked."""
+    return f"term-{term.key}"
+
+
+def _card(term):
+    """The term's names (each with its `lang`) and a link to its definition, or the glossary."""
+    names = [(languages.html_lang(code), name) for code in languages.CODES if (name := term.name_in(code))]
     if term.defined_in_id:
         paragraph = term.defined_in
         href = f"{paragraph.section.get_absolute_url()}#{paragraph.key}"
         label = gettext("Definition (%(number)s)") % {"number": paragraph.section.number}
     else:
-        href, label = glossary, gettext("Glossary")
+        href, label = f"{reverse('terms:glossary')}#{term.key}", gettext("Glossary")
     return format_html(
-        '<p class="term-card" id="{}" lang="{}" hidden><span class="term-card-name" lang="{}">{}</span>: {}'
-        '<a href="{}">{}</a></p>',
-        card_id,
+        '<p class="term-card" id="{}" lang="{}" hidden>{}<a href="{}">{}</a></p>',
+        card_id(term),
         languages.html_lang(get_language()),
-        languages.html_lang(code),
-        term.name_in(code) or term.key,
         format_html_join("", '<span class="term-name" lang="{}">{}</span> · ', names),
         href,
         label,
     )
 
 
-def _mark(occurrence, words, card_id):
+def cards(marked_terms):
+    """The cards of the terms marked on a page, once each, hidden until a mark is activated (static/js/site.js moves
+    the card under the text whose mark was activated)."""
+    if not marked_terms:
+        return ""
+    return format_html('<div class="term-cards">{}</div>', mark_safe("".join(map(_card, marked_terms.values()))))
+
+
+def _mark(occurrence, words):
+    """A link to the term's glossary entry; static/js/site.js makes it control the term's card (`card_id`)."""
     term = occurrence.term
     return format_html(
-        '<a class="term" href="{}#{}" data-term="{}" aria-controls="{}">{}</a>',
-        reverse("terms:glossary"),
-        term.key,
-        term.key,
-        card_id,
-        words,
+        '<a class="term" href="{}#{}" data-term="{}">{}</a>', reverse("terms:glossary"), term.key, term.key, words
     )
 
 
-def with_terms(html, occurrences, id_prefix):
-    """The rendered (and linked) HTML with the first occurrence of each term marked, and after it each marked term's
-    card: its names in the other languages and a link to its definition (hidden until the mark is activated).
+def with_terms(html, occurrences, marked_terms):
+    """The rendered (and linked) HTML with the first occurrence of each term marked; each marked term is added to
+    `marked_terms` (by key), whose cards the page shows once (`cards`).
     An occurrence inside a link, or whose words are no longer where it was found, is left as text."""
     if not occurrences:
         return html
     pending = sorted(occurrences, key=lambda o: o.start)
-    marked, out, cards = set(), [], []
+    marked, out = set(), []
     for piece in pieces(html):
         end = piece.offset + len(piece.text)
         here = [
@@ -86,28 +90,21 @@ def with_terms(html, occurrences, id_prefix):
             if start < cursor or occurrence.term_id in marked or piece.text[start:stop] != occurrence.text:
                 continue
             marked.add(occurrence.term_id)
-            card_id = f"{id_prefix}-{occurrence.term.key}"
+            marked_terms.setdefault(occurrence.term.key, occurrence.term)
             out.append(escape(piece.text[cursor:start]))
-            out.append(_mark(occurrence, piece.text[start:stop], card_id))
-            cards.append(_card(occurrence.term, occurrence.language, card_id))
+            out.append(_mark(occurrence, piece.text[start:stop]))
             cursor = stop
         out.append(escape(piece.text[cursor:]))
-    if cards:
-        out.append(format_html('<div class="term-cards">{}</div>', mark_safe("".join(cards))))
     return mark_safe("".join(out))
 
 
-def _card_prefix(text):
-    """The start of the ids of a text's term cards: one per paragraph or note and language on the page."""
-    obj = text.obj
-    if isinstance(obj, Note):
-        return f"term-note_{obj.pk}-{text.code}"  # "_": no paragraph key has one
-    return f"term-{obj.key}-{text.code}"
+MARKED = "marked"  # the key, in a page's cache, of the terms marked so far (by term key)
 
 
 def marked(text, html, cache):
     """A paragraph's or note's rendered `html` (`text` is its `ipg.reading.Text`) with the first occurrence of each
-    term marked, as reading pages show it. `cache` keeps each section's occurrences, read once per page.
+    term marked, as reading pages show it. `cache` keeps each section's occurrences, read once per page, and the
+    terms marked so far, whose cards `page_cards(cache)` shows after the text.
 
     An earlier version's text is left as it is.
     """
@@ -116,4 +113,9 @@ def marked(text, html, cache):
     section_id = text.paragraph.section_id
     if section_id not in cache:
         cache[section_id] = occurrences_by_text(section_id)
-    return with_terms(html, cache[section_id].get(text.place, []), _card_prefix(text))
+    return with_terms(html, cache[section_id].get(text.place, []), cache.setdefault(MARKED, {}))
+
+
+def page_cards(cache):
+    """The cards of every term `marked` marked with this cache: once per term on the page."""
+    return cards(cache.get(MARKED))

@@ -4,6 +4,12 @@
   var wide = window.matchMedia("(min-width: 50rem)");
   var NOTES_KEY = "ipg-notes";
 
+  // What the reader just opened is brought into view, above the bar at the bottom of a phone's screen.
+  function reveal(node) {
+    if (node && node.scrollIntoView) node.scrollIntoView({ block: "nearest" });
+  }
+  window.ipgReveal = reveal;
+
   function setNotes(open, button) {
     document.querySelectorAll("details.notes").forEach(function (d) { d.open = open; });
     if (button) {
@@ -43,15 +49,17 @@
 
   function initPermalinks() {
     var status = document.getElementById("copy-status");
+    var menu = document.querySelector(".paragraph-menu[data-share]");
     document.addEventListener("click", function (event) {
       var link = event.target.closest && event.target.closest("a.permalink");
       if (!link) return;
       event.preventDefault();
+      var key = link.getAttribute("href").slice(1);
       // The paragraph's own page (ipgsite/study) when offered: its link preview shows this paragraph.
-      var url = link.dataset.share ? new URL(link.dataset.share, location.href).href
-        : location.origin + location.pathname + location.search + link.getAttribute("href");
-      history.replaceState(null, "", link.getAttribute("href"));
-      var row = document.getElementById(link.getAttribute("href").slice(1));
+      var url = menu ? new URL(menu.dataset.share.replace("{key}", key), location.href).href
+        : location.origin + location.pathname + location.search + "#" + key;
+      history.replaceState(null, "", "#" + key);
+      var row = document.getElementById(key);
       if (row) row.scrollIntoView({ block: "start" });
       copy(url).then(function () {
         if (status) status.textContent = status.dataset.copiedLabel + " " + url;
@@ -71,18 +79,38 @@
   }
 
   function initTerms() {
-    // A marked term opens its names in the other languages in place; without this script it links to the glossary.
-    document.querySelectorAll("a.term[aria-controls]").forEach(function (mark) {
+    // A marked term opens its card (its names in every language) under the text it is in; the page has one card
+    // per term, which moves to where it was asked for. Without this script a mark links to the glossary.
+    var opener = null;
+    document.querySelectorAll("a.term[data-term]").forEach(function (mark) {
+      if (!document.getElementById("term-" + mark.dataset.term)) return;
+      mark.setAttribute("aria-controls", "term-" + mark.dataset.term);
       mark.setAttribute("aria-expanded", "false");
     });
     document.addEventListener("click", function (event) {
-      var mark = event.target.closest ? event.target.closest("a.term") : null;
+      var mark = event.target.closest ? event.target.closest("a.term[aria-controls]") : null;
       if (!mark) return;
       var card = document.getElementById(mark.getAttribute("aria-controls"));
       if (!card) return;
       event.preventDefault();
-      card.hidden = !card.hidden;
-      mark.setAttribute("aria-expanded", card.hidden ? "false" : "true");
+      var block = mark.closest(".text, .note-body") || mark.parentNode;
+      var close = !card.hidden && opener === mark;
+      if (opener) opener.setAttribute("aria-expanded", "false");
+      card.hidden = close;
+      opener = close ? null : mark;
+      if (close) return;
+      block.appendChild(card);
+      mark.setAttribute("aria-expanded", "true");
+      reveal(card);
+    });
+  }
+
+  // A link followed inside a panel (the menu, the parts) closes the panel: the page under it is what was asked for.
+  function initPanels() {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("[popover] a[href]");
+      var panel = link && link.closest("[popover]");
+      if (panel && panel.hidePopover && panel.matches(":popover-open")) panel.hidePopover();
     });
   }
 
@@ -92,5 +120,6 @@
     initPermalinks();
     initLanguageSwitch();
     initTerms();
+    initPanels();
   });
 })();

@@ -51,27 +51,6 @@
     show();
   }
 
-  // The offline line: out of the way, and dismissable until it has something new to say ---------------------
-  function initOfflineLine() {
-    var status = document.getElementById("offline-status");
-    if (!status) return;
-    var line = el("div", "offline-line");
-    status.parentNode.insertBefore(line, status);
-    line.appendChild(status);
-    var dismiss = el("button", "dismiss", "×");
-    dismiss.type = "button";
-    dismiss.setAttribute("aria-label", status.getAttribute("data-dismiss-label") || "×");
-    line.appendChild(dismiss);
-    dismiss.addEventListener("click", function () {
-      line.setAttribute("data-dismissed", status.getAttribute("data-state") || "");
-    });
-    new MutationObserver(function () {
-      if (line.getAttribute("data-dismissed") !== (status.getAttribute("data-state") || "")) {
-        line.removeAttribute("data-dismissed");
-      }
-    }).observe(status, { attributes: true, attributeFilter: ["data-state"] });
-  }
-
   // Pinned and recently read paragraphs ------------------------------------------------------------------
   function sameParagraph(a, b) { return a.number === b.number && a.key === b.key; }
 
@@ -247,7 +226,10 @@
       if (box.getAttribute("data-code") === code) fill(box, doc, row.id, code, strings, name);
     }, function () {
       box.textContent = strings.failed;
-    }).then(function () { box.removeAttribute("aria-busy"); });
+    }).then(function () {
+      box.removeAttribute("aria-busy");
+      if (window.ipgReveal) window.ipgReveal(box);
+    });
   }
 
   // Asks the service worker to keep the player's language too, so that it shows offline.
@@ -410,7 +392,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    initOfflineLine();
     initSection();
     renderDeviceLists();
   });

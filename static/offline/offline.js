@@ -2,8 +2,10 @@
 // and shows where that stands. Pages read the same without it.
 (function () {
   "use strict";
+  // The state is a small mark in the header; a tap on it shows the words (#offline-status, a panel).
   var status = document.getElementById("offline-status");
-  if (!status || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var mark = document.querySelector(".offline-mark");
+  if (!status || !mark || !("serviceWorker" in navigator) || !window.isSecureContext) return;
 
   var lang = (document.documentElement.getAttribute("lang") || "").toLowerCase();
   var mode = { lang: lang, langs: compareChoice() };
@@ -31,9 +33,11 @@
     if (text && release && (shown === "ready" || shown === "offline")) {
       text += " · " + status.getAttribute("data-release-label").replace("{date}", release);
     }
-    status.hidden = !text;
     status.textContent = text || "";
     status.setAttribute("data-state", shown);
+    mark.hidden = !text;
+    mark.title = text || "";
+    mark.setAttribute("data-state", shown);
   }
 
   function save() {
@@ -71,7 +75,7 @@
   // After the page itself has loaded: saving the rest must not slow down what the reader opened.
   window.addEventListener("load", function () {
     navigator.serviceWorker.register(status.getAttribute("data-worker"), { scope: "/" }).then(save, function () {
-      status.hidden = true;
+      mark.hidden = true;
     });
   });
   show();

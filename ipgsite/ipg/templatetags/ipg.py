@@ -20,6 +20,11 @@ def language_name(code):
     return languages.name(code)
 
 
+@register.filter
+def language_names(codes):
+    return [languages.name(code) for code in codes]
+
+
 @register.simple_tag
 def text(obj, field_name):
     """A translated field in the page's language, or in English marked with its `lang` and labelled."""

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 
 from ipgsite.crosslinks.rendering import linked_html
 from ipgsite.ipg import compare
+from ipgsite.ipg.models import Paragraph
 from ipgsite.study import lists
 from ipgsite.terms.marking import marked
 
@@ -32,9 +33,15 @@ def share_url(context, section, paragraph):
     return url
 
 
+KEY = "paragraph-key"  # stands for the key in the menu's pattern of share links
+
+
 @register.inclusion_tag("study/paragraph_menu.html", takes_context=True)
-def paragraph_menu(context, section, paragraph):
-    return {"share": share_url(context, section, paragraph), "reference": f"{section.number}:{paragraph.key}"}
+def paragraph_menu(context, section):
+    """The ¶ menu, once per page: static/js/study.js moves it under the paragraph whose ¶ was tapped and fills in
+    that paragraph's reference and share link (`data-share`, with {key} for its key)."""
+    share = share_url(context, section, Paragraph(key=KEY)).replace(f"/{KEY}/", "/{key}/")
+    return {"section": section.number, "share": share, "section_url": context["request"].path}
 
 
 @register.inclusion_tag("study/list_bar.html")

@@ -36,22 +36,32 @@
     bar.hidden = list.length === 0;
     bar.querySelector(".reading-list-count").textContent = bar.dataset.countLabel.replace("{n}", list.length);
     bar.querySelector(".reading-list-open").href = listHref(bar, list);
-    document.querySelectorAll(".paragraph-menu").forEach(function (menu) {
-      var button = menu.querySelector(".add-to-list");
-      if (!button.dataset.addLabel) button.dataset.addLabel = button.textContent;
-      var added = list.indexOf(menu.dataset.ref) >= 0;
-      button.textContent = added ? button.dataset.addedLabel : button.dataset.addLabel;
-      button.setAttribute("aria-pressed", added ? "true" : "false");
-    });
+    var menu = document.querySelector(".paragraph-menu");
+    if (!menu || !menu.dataset.ref) return;
+    var button = menu.querySelector(".add-to-list");
+    if (!button.dataset.addLabel) button.dataset.addLabel = button.textContent;
+    var added = list.indexOf(menu.dataset.ref) >= 0;
+    button.textContent = added ? button.dataset.addedLabel : button.dataset.addLabel;
+    button.setAttribute("aria-pressed", added ? "true" : "false");
   }
 
-  // A row's menu follows it, after its notes if it has any.
-  function menuOf(row) {
-    for (var next = row && row.nextElementSibling; next; next = next.nextElementSibling) {
-      if (next.classList.contains("paragraph-menu")) return next;
-      if (next.classList.contains("row")) return null;
+  // The page's one menu goes under the paragraph whose ¶ was tapped, after its notes if it has any.
+  function openMenu(menu, row) {
+    var key = row.id;
+    if (!menu.hidden && menu.dataset.ref === menu.dataset.section + ":" + key) {
+      menu.hidden = true;
+      return;
     }
-    return null;
+    var after = row;
+    while (after.nextElementSibling && after.nextElementSibling.matches("details.notes")) after = after.nextElementSibling;
+    after.parentNode.insertBefore(menu, after.nextSibling);
+    menu.dataset.ref = menu.dataset.section + ":" + key;
+    var share = menu.dataset.share.replace("{key}", key);
+    menu.querySelector(".share-link").href = share;
+    menu.querySelector(".cite-link").href = share + "#cite";
+    menu.hidden = false;
+    showBar();
+    if (window.ipgReveal) window.ipgReveal(menu);
   }
 
   function initMenus() {
@@ -59,8 +69,8 @@
       var target = event.target;
       var permalink = target.closest && target.closest("a.permalink");
       if (permalink) {
-        var menu = menuOf(permalink.closest(".row"));
-        if (menu) menu.hidden = !menu.hidden;
+        var menu = document.querySelector(".paragraph-menu[data-share]");
+        if (menu) openMenu(menu, permalink.closest(".row"));
         return;
       }
       var add = target.closest && target.closest(".add-to-list");

@@ -1,0 +1,83 @@
+"""Every public page type is valid HTML: the Nu HTML checker (npm's vnu-jar, which `make install` fetches, run with
+the JRE `make install` installs from Debian when `java` is missing) finds no error in any of them."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+VNU = Path(__file__).resolve().parent.parent / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+
+PAGES = [
+    "/en/",  # the outline
+    "/ja/penalties/",  # the penalty quick reference
+    "/en/penalties/?penalty=warning",
+    "/en/ipg/2.3/",  # a section with commentary and term marks
+    "/zh-hans/ipg/2.4/",  # a section with missing translations
+    "/en/ipg/2.1/",  # a section without text in the page's language
+    "/en/ipg/3.1/",  # a section without text yet
+    "/en/ipg/2.3/?langs=en,zh-hans,ja",  # the compare view
+    "/ja/ipg/2.4/?langs=ja,en",
+    "/ja/ipg/2.3/?release=2024-09-23",  # a section as a release froze it
+    "/en/search/",  # the empty search form
+    "/en/search/?q=drew",  # results, a section's name and the finder's questions
+    "/ja/search/?q=%E8%A6%AA%E4%BF%A1&language=ja&kind=note",  # results with filters
+    "/en/search/?q=zzzzzz-nothing",  # nothing found
+    "/en/changes/",  # the releases
+    "/zh-hans/changes/2024-09-23/",  # one release's changes
+    "/en/ipg/9.9/",  # the 404 page
+    "/ja/glossary/",  # the termbase
+    "/ja/ipg/2.3/example-c/",  # one paragraph's share page
+    "/en/ipg/2.3/example-b/?langs=zh-hans,ja,en",
+    "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=9.9:x&langs=zh-hans,en",  # a reading list
+    "/en/quiz/",  # the quiz's start
+    "/ja/quiz/?seed=5&a=2.3",  # a quiz answer
+    "/en/finder/",  # the infraction finder
+    "/en/finder/in-game/not-shown/",  # one of its steps
+    "/ja/finder/pre-game/other-error/",  # an outcome
+]
+
+# A near miss: valid but for one error each, which the checker must find (else it checks nothing).
+BROKEN = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head>'
+    '<body><main><p id="a">one</p><p id="a">two <a href="#a">three <a href="#b">four</a></a></p></main></body></html>'
+)
+
+
+def nu_errors(files):
+    """The checker's errors, by file name: [(line, message)]."""
+    if not VNU.exists():
+        pytest.fail(f"{VNU} is missing: `make install` fetches vnu-jar with npm")
+    java = shutil.which("java")
+    if java is None:
+        pytest.fail("java is missing: `make install` installs Debian's default-jre-headless")
+    result = subprocess.run(
+        [java, "-jar", str(VNU), "--errors-only", "--format", "json", "--exit-zero-always", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    found = {}
+    for message in json.loads(result.stderr or result.stdout)["messages"]:
+        name = Path(message.get("url", "")).name
+        found.setdefault(name, []).append((message.get("lastLine"), message.get("message")))
+    return found
+
+
+def test_every_public_page_type_is_valid_html(client, ipg, tmp_path):
+    files = {}
+    for number, url in enumerate(PAGES):
+        client.cookies.clear()  # no remembered compare choice: each URL is the page it names
+        response = client.get(url)
+        assert response.status_code in (200, 404), url
+        path = tmp_path / f"page-{number}.html"
+        path.write_bytes(response.content)
+        files[path.name] = url
+    broken = tmp_path / "broken.html"
+    broken.write_text(BROKEN)
+    errors = nu_errors([*(tmp_path / name for name in files), broken])
+    # The near miss is caught: a duplicate id and a link inside a link.
+    assert len(errors.pop("broken.html", [])) >= 2
+    assert {files[name]: found for name, found in errors.items()} == {}
