@@ -58,6 +58,20 @@ def test_public_pages_may_be_kept_by_shared_caches_and_browsers_still_ask(client
     assert again.status_code == 304 and "s-maxage=60" in directives(again)
 
 
+@pytest.mark.parametrize("url", ["/api/ipg/2.3/", "/api/ipg/2.3/example-c/", "/linker.js"])
+def test_an_answer_any_site_may_read_is_one_entry_for_every_origin(client, ipg, url):
+    """A shared cache keeps one copy for the blog that reads it and for the reader who opens it: the copy kept
+    from a request without Origin still lets another site's script read it."""
+    for headers in ({}, {"HTTP_ORIGIN": "https://blog.example"}):
+        response = client.get(url, **headers)
+        assert response.status_code == 200 and "s-maxage=60" in response["Cache-Control"]
+        assert response["Access-Control-Allow-Origin"] == "*"
+        assert "origin" not in response.get("Vary", "").lower()
+    # The near miss: a public page no other site reads says nothing to other origins.
+    page = client.get("/en/ipg/2.3/", HTTP_ORIGIN="https://blog.example")
+    assert "Access-Control-Allow-Origin" not in page and "s-maxage=60" in page["Cache-Control"]
+
+
 def test_a_releases_own_pages_carry_the_releases_key(client, ipg):
     for url in ["/en/changes/2024-09-23/", "/ja/ipg/2.3/?release=2024-09-23", "/api/ipg/2.3/?release=2024-09-23"]:
         response = client.get(url)

@@ -13,6 +13,7 @@ Everything else is `private`: signed-in readers' pages, answers that set a cooki
 session, pages rendered while the content changed under them, and every answer that says nothing of caching.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -67,7 +68,7 @@ class EdgeMiddleware:
         page = getattr(request, "edge_page", None)
         if page is not None and response.status_code in (200, 304):
             if self.shareable(response, page):
-                return share(response, page)
+                return share(response, page, request)
             return keep_private(response)
         if not response.has_header("Cache-Control"):
             patch_cache_control(response, private=True)
@@ -84,10 +85,15 @@ class EdgeMiddleware:
         return True
 
 
-def share(response, page):
+def share(response, page, request):
     # The session middleware says Vary: Cookie when anything read request.user; a page the page cache keeps is
     # never asked for with a session, and depends on no cookie.
-    set_vary(response, [name for name in varied(response, keep_case=True) if name.lower() not in IGNORED_VARY])
+    names = [name for name in varied(response, keep_case=True) if name.lower() not in IGNORED_VARY]
+    if readable_from_any_origin(request):
+        # One entry for every origin: what CORS would say to one (`*`) is said to all, so Origin decides nothing.
+        response["Access-Control-Allow-Origin"] = "*"
+        names = [name for name in names if name.lower() != "origin"]
+    set_vary(response, names)
     response.headers.pop("Cache-Control", None)
     patch_cache_control(response, public=True, max_age=0, s_maxage=settings.EDGE_MAX_AGE)
     response["CDN-Cache-Control"] = cdn_cache_control()
@@ -103,6 +109,15 @@ def keep_private(response):
 
 
 IGNORED_VARY = {"cookie", "accept-language"}
+
+
+def readable_from_any_origin(request):
+    """Whether CORS lets every origin read this URL alike (`*`, never with credentials: corsheaders' settings)."""
+    return (
+        getattr(settings, "CORS_ALLOW_ALL_ORIGINS", False)
+        and not getattr(settings, "CORS_ALLOW_CREDENTIALS", False)
+        and re.match(getattr(settings, "CORS_URLS_REGEX", r"^$"), request.path_info) is not None
+    )
 
 
 def varied(response, keep_case=False):
