@@ -69,7 +69,7 @@ def percentile(samples, fraction):
 
 def report(scale, repeat):
     from ipgsite.search.models import Entry
-    from ipgsite.translations import memory
+    from ipgsite.workspace import memory
 
     print(f"\n## corpus {scale}: {Entry.objects.count()} indexed texts (paragraphs and notes × languages)")
     print(

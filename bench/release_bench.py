@@ -61,8 +61,8 @@ def main():
         from django.test import Client
 
         from ipgsite.caching.versions import content_changed
+        from ipgsite.contentfiles.releases import export_releases
         from ipgsite.ipg.models import Note, Paragraph, Section
-        from ipgsite.releases.files import export_releases
         from ipgsite.releases.models import Release
         from ipgsite.releases.snapshots import changed_section_count, publish
 
@@ -159,9 +159,9 @@ def long_text_costs(client, timed, get, repeat, base, after):
     import difflib
 
     from ipgsite.caching.versions import content_changed
+    from ipgsite.contentfiles.releases import export_releases, load_releases
     from ipgsite.ipg.models import Paragraph
     from ipgsite.releases.diffing import tokens
-    from ipgsite.releases.files import export_releases, load_releases
     from ipgsite.releases.models import Release
     from ipgsite.releases.snapshots import publish
 

@@ -50,9 +50,11 @@ INSTALLED_APPS = [
     "corsheaders",
     "ipgsite.login_attempts.LoginAttemptsConfig",  # django-axes, named in the interface language
     "ipgsite.ipg",
+    "ipgsite.editing",
     "ipgsite.caching",
     "ipgsite.offline",
-    "ipgsite.translations",
+    "ipgsite.workspace",
+    "ipgsite.contentfiles",
     "ipgsite.importing",
     "ipgsite.api",
     "ipgsite.crosslinks",
@@ -63,6 +65,17 @@ INSTALLED_APPS = [
     "ipgsite.finder",
     "ipgsite.exchange",
     "ipgsite.embedding",
+]
+
+# What a write of the IPG's text sets off, in this order, once per batch of writes and in its transaction
+# (ipgsite.editing.after_write): each app that keeps something derived from the text adds its step here.
+AFTER_WRITE = [
+    "ipgsite.editing.statuses.follow",  # each translation's status: missing, outdated, translated, reviewed
+    "ipgsite.crosslinks.build.follow",  # the cross-links found in the text, which "Mentioned in" lists read
+    "ipgsite.terms.occurrences.follow",  # the terms found in the text, which term marks and the glossary read
+    "ipgsite.search.index.follow",  # the search index
+    "ipgsite.caching.versions.follow",  # the content version: cached pages and ETags are stale from now on
+    "ipgsite.study.pictures.follow",  # once committed: the link preview pictures of what changed
 ]
 
 MIDDLEWARE = [
@@ -82,7 +95,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "ipgsite.translations.middleware.InterfaceLanguageMiddleware",
+    "ipgsite.workspace.middleware.InterfaceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -136,7 +149,7 @@ TIME_ZONE = "UTC"
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ()
 # The admin's language tabs need jQuery UI: served from static/, never from a CDN (offline, CSP).
-JQUERY_UI_URL = "translations/vendor/jquery-ui/jquery-ui.min.js"
+JQUERY_UI_URL = "workspace/vendor/jquery-ui/jquery-ui.min.js"
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -13,7 +13,7 @@ from ipgsite.terms.sitemaps import GlossarySitemap
 
 urlpatterns = [
     path("admin/translate/exchange/", include("ipgsite.exchange.urls")),
-    path("admin/translate/", include("ipgsite.translations.urls")),
+    path("admin/translate/", include("ipgsite.workspace.urls")),
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
     path("favicon.ico", ipg_views.favicon, name="favicon"),

@@ -110,8 +110,8 @@ def ipg(db):
 @pytest.fixture
 def empty_db(db):
     """A database without content: it is deleted inside the test's transaction, so the next test has it again."""
+    from ipgsite.editing import writing
     from ipgsite.ipg.models import Chapter
-    from ipgsite.translations import writing
 
     with writing.batch(writing.CONTENT_FILES):
         for section in Section.objects.all():

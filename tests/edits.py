@@ -1,8 +1,8 @@
 """Edits to the content made as the tests' "content files": through the one write path, like every writer."""
 
+from ipgsite.editing import writing
+from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg.models import Paragraph
-from ipgsite.translations import writing
-from ipgsite.translations.writing import CONTENT_FILES
 
 
 def paragraph(number, key):

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from ipgsite.ipg.models import Alias, Chapter, Note, Section
 from people import CONTENT, admin_form_data, client_for, editor, paragraph
 
-JQUERY_UI = "translations/vendor/jquery-ui/jquery-ui.min.js"
+JQUERY_UI = "workspace/vendor/jquery-ui/jquery-ui.min.js"
 
 
 def admin_pages():

@@ -7,7 +7,7 @@ from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIRespo
 from openapi_core.validation.response.exceptions import InvalidData
 from openapi_spec_validator import validate
 
-from ipgsite.translations import writing
+from ipgsite.editing import writing
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ipgsite.translations import writing
+from ipgsite.editing import writing
 
 
 def test_a_paragraph_has_every_language_its_notes_and_its_example_letter(client, ipg):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from ipgsite.releases.files import load_releases
+from ipgsite.contentfiles.releases import load_releases
 
 pytestmark = pytest.mark.browser
 

@@ -3,8 +3,8 @@
 import pytest
 from django.conf import settings
 
+from ipgsite.contentfiles.releases import load_releases
 from ipgsite.ipg.models import Paragraph
-from ipgsite.releases.files import load_releases
 from ipgsite.releases.snapshots import publish
 from test_releases_files import SECOND, edit_for_second_release
 

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from conftest import ARTIFACTS, PHONE
+from ipgsite.editing.models import Translator
 from ipgsite.ipg.models import Paragraph
-from ipgsite.translations.models import Translator
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from ipgsite.translations import writing
+from ipgsite.editing import writing
 
 
 def rewrite(ipg, number, key, code, text):

@@ -21,16 +21,9 @@ from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from ipgsite.ipg.contentfiles import (
-    ContentError,
-    NoteDoc,
-    ParagraphDoc,
-    SectionDoc,
-    _toml_string,
-    dump_section,
-    parse_chapters,
-    parse_section,
-)
+from ipgsite.contentfiles.sections import dump_section, parse_chapters, parse_section
+from ipgsite.contentfiles.toml import ContentError, toml_string
+from ipgsite.ipg.documents import NoteDoc, ParagraphDoc, SectionDoc
 
 SECTION = (settings.CONTENT_DIR / "sections" / "2.3.toml").read_text(encoding="utf-8")
 CHAPTERS = (settings.CONTENT_DIR / "chapters.toml").read_text(encoding="utf-8")
@@ -170,7 +163,7 @@ def _inline(value, multiline):
     if isinstance(value, (int, float)):
         return {"inf": "inf", "-inf": "-inf", "nan": "nan"}.get(str(value), repr(value))
     if isinstance(value, str):
-        return _toml_string(value) if multiline else _basic_string(value)
+        return toml_string(value) if multiline else _basic_string(value)
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, list):
@@ -247,7 +240,7 @@ def test_a_mutated_chapters_file_is_read_or_refused_with_a_content_error(tmp_pat
 @hypothesis_settings(max_examples=400, deadline=None)
 @given(value=st.text())
 def test_the_writer_writes_any_text_so_that_it_reads_back(value):
-    assert tomllib.loads(f"x = {_toml_string(value)}")["x"] == value
+    assert tomllib.loads(f"x = {toml_string(value)}")["x"] == value
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from django.core.management import call_command
 
 from edits import add_note, change, delete, write
 from ipgsite.crosslinks.models import Link
+from ipgsite.editing import writing
 from ipgsite.ipg.models import Alias, Paragraph, Section
-from ipgsite.translations import writing
 from pages import parse
 
 PHONE = {"width": 390, "height": 844}

@@ -10,11 +10,11 @@ from django.test import Client
 from lxml import etree
 from translate.storage import tmx, xliff
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change, State, Status
+from ipgsite.editing.statuses import mark_reviewed
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
-from ipgsite.translations import writing
-from ipgsite.translations.models import Change, State, Status
-from ipgsite.translations.status import mark_reviewed
 from people import client_for, paragraph, translator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / ".venv" / "share" / "xliff"  # `make install` unpacks it there

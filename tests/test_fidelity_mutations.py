@@ -11,7 +11,8 @@ from django.core.management import call_command
 from django.test import Client
 
 import fidelity
-from ipgsite.ipg.contentfiles import NoteDoc, dump_section, read_content
+from ipgsite.contentfiles.sections import dump_section, read_content
+from ipgsite.ipg.documents import NoteDoc
 
 
 @pytest.fixture
@@ -186,7 +187,7 @@ def official_text_made_a_note(doc):
 
 
 def text_in_a_section_no_seed_holds(doc):
-    from ipgsite.ipg.contentfiles import ParagraphDoc
+    from ipgsite.ipg.documents import ParagraphDoc
 
     doc.paragraphs.append(ParagraphDoc(key="definition-1", part="definition", texts={"en": "A paragraph no seed has."}))
 
@@ -340,7 +341,7 @@ TERM_EDITS = [
 
 @pytest.mark.parametrize("change, report", TERM_EDITS, ids=[c.__name__ for c, _r in TERM_EDITS])
 def test_each_wrong_edit_of_the_termbase_is_reported(copy_of_content, change, report):
-    from ipgsite.terms.files import dump_terms, read_terms
+    from ipgsite.contentfiles.terms import dump_terms, read_terms
 
     _chapters, sections = read_content(copy_of_content)
     terms = read_terms(copy_of_content, sections)

@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.finder.models import Outcome, Question
-from ipgsite.translations.models import Change, State, Status
 
 
 @pytest.fixture

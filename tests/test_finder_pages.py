@@ -172,7 +172,7 @@ def test_every_outcome_section_is_an_infraction_with_its_own_penalty(ipg):
 
 
 def test_a_section_deleted_in_the_admin_takes_its_outcomes_and_their_steps_with_it(client, ipg):
-    from ipgsite.translations import writing
+    from ipgsite.editing import writing
     from people import editor
 
     writing.delete(Section.objects.get(number="2.2"), by=editor())

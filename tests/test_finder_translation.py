@@ -3,9 +3,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.finder.models import Question
-from ipgsite.translations import writing
-from ipgsite.translations.models import Change, State, Status
 from people import client_for, editor, translator
 
 

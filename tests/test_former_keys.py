@@ -8,9 +8,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change
 from ipgsite.ipg.models import FormerKey, Paragraph
-from ipgsite.translations import writing
-from ipgsite.translations.models import Change
 from people import editor
 
 

@@ -3,8 +3,8 @@
 import pytest
 
 import edits
+from ipgsite.editing import writing
 from ipgsite.terms.models import Term
-from ipgsite.translations import writing
 from pages import parse
 
 

@@ -1,7 +1,7 @@
 """Every change to text or notes is recorded (who, when, before, after), viewable per paragraph, revertible."""
 
+from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note
-from ipgsite.translations.models import Change
 from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError
 
 from edits import delete, write
 from importing_measure import seed
+from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note, Paragraph, Section
-from ipgsite.translations.models import Change
 from people import SEEDS, editor, translator
 
 pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")

@@ -45,10 +45,10 @@ def catalogues_after_makemessages(tmp_path_factory):
     shutil.copy(ROOT / "manage.py", copy)
     for folder in ("ipgsite", "templates", "locale"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
-    (copy / "templates" / "translations" / "zz_canary.html").write_text(
+    (copy / "ipgsite" / "workspace" / "templates" / "workspace" / "zz_canary.html").write_text(
         f'{{% load i18n %}}<p>{{% translate "{CANARY_TEMPLATE}" %}}</p>\n'
     )
-    (copy / "ipgsite" / "translations" / "zz_canary.py").write_text(
+    (copy / "ipgsite" / "workspace" / "zz_canary.py").write_text(
         f'from django.utils.translation import gettext_lazy as _\n\nCANARY = _("{CANARY_PYTHON}")\n'
     )
     command = [sys.executable, "manage.py", "makemessages", *[f"--locale={code}" for code in LOCALES]]

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from ipgsite.caching.versions import content_changed
+from ipgsite.editing.models import Translator
 from ipgsite.ipg.models import Note
-from ipgsite.translations.models import Translator
 from pages import parse
 from people import client_for, translator
 

@@ -2,7 +2,7 @@
 
 import gzip
 
-from ipgsite.translations import writing
+from ipgsite.editing import writing
 
 BUDGET = 6 * 1024
 

@@ -1,6 +1,6 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
-from ipgsite.translations.models import Change
+from ipgsite.editing.models import Change
 from people import (
     MANAGEMENT_FORM,
     admin_form_data,

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ipgsite.translations import writing
+from ipgsite.editing import writing
 
 
 def oembed(client, url, **params):

@@ -94,7 +94,7 @@ def test_a_deployment_serves_minified_static_files_under_hashed_names_for_a_year
 @pytest.mark.skipif(shutil.which("node") is None, reason="node comes with npm, which `make install` installs")
 def test_the_minified_scripts_still_parse(ipg, deployed_static):
     scripts = [p for p in deployed_static.glob("**/*.js") if re.search(r"\.[0-9a-f]{12}\.js$", p.name)]
-    own = [p for p in scripts if p.relative_to(deployed_static).parts[0] in ("js", "offline", "study", "translations")]
+    own = [p for p in scripts if p.relative_to(deployed_static).parts[0] in ("js", "offline", "study", "workspace")]
     assert len(own) >= 5
     for path in own:
         result = subprocess.run(["node", "--check", str(path)], capture_output=True, text=True, timeout=60)

@@ -2,8 +2,8 @@
 
 from django.contrib.auth.models import Group
 
+from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note
-from ipgsite.translations.models import Change
 from people import admin_form_data, client_for, editor, paragraph, person, translate_form, translate_url, translator
 
 

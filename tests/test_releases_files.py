@@ -13,10 +13,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from edits import change, delete, write, write_note
+from ipgsite.contentfiles.releases import dump_release, export_releases, load_releases, parse_release
+from ipgsite.contentfiles.sections import read_content
+from ipgsite.contentfiles.toml import ContentError
 from ipgsite.finder.models import Example
-from ipgsite.ipg.contentfiles import ContentError, read_content
 from ipgsite.ipg.models import Note, Paragraph, Section
-from ipgsite.releases.files import dump_release, export_releases, load_releases, parse_release
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import PublishError, frozen_from_doc, publish, section_as_of, state_of
 

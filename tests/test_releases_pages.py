@@ -8,9 +8,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from edits import delete
+from ipgsite.contentfiles.releases import load_releases
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.diffing import diff_html
-from ipgsite.releases.files import load_releases
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import changes_between, publish
 from pages import parse

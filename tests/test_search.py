@@ -6,13 +6,13 @@ from django.core.management import call_command
 from django.db import connection
 
 from edits import add_note, change, delete, write
+from ipgsite.editing import writing
+from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg.models import Alias, Paragraph, Part, Section
 from ipgsite.search.finding import find
 from ipgsite.search.index import rebuild_index
 from ipgsite.search.models import Entry
 from ipgsite.search.query import Query
-from ipgsite.translations import writing
-from ipgsite.translations.writing import CONTENT_FILES
 from pages import parse
 
 PHONE = {"width": 390, "height": 844}

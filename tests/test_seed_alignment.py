@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import Client
 
 import fidelity
-from ipgsite.ipg.contentfiles import read_content
+from ipgsite.contentfiles.sections import read_content
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -109,7 +109,7 @@ def test_the_compare_page_shows_each_text_intact(ipg, number):
 
 
 def test_every_term_name_is_in_a_seed_in_its_language_where_found_says(content):
-    from ipgsite.terms.files import read_terms
+    from ipgsite.contentfiles.terms import read_terms
 
     _chapters, sections = content
     terms = read_terms(settings.CONTENT_DIR, sections)

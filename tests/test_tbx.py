@@ -6,9 +6,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.terms.models import Term
-from ipgsite.translations import writing
-from ipgsite.translations.models import Change, State, Status
 from people import translator
 
 

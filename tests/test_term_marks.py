@@ -5,10 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import edits
+from ipgsite.editing import writing
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Occurrence, Term
-from ipgsite.translations import writing
 from pages import parse
 
 

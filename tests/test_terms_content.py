@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.terms.models import Kind, Term
-from ipgsite.translations.models import Change, State, Status
 
 
 @pytest.fixture
@@ -145,7 +145,7 @@ def test_checkcontent_counts_the_terms_and_their_missing_names(db):
 
 def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):
     """The places a former name was found go with it: the exported file is consistent."""
-    from ipgsite.translations import writing
+    from ipgsite.editing import writing
 
     term = Term.objects.get(key="anticipate")
     writing.write_text(term, "ja", "予期する", by=writing.CONTENT_FILES, base_revision=term.revision)
@@ -159,8 +159,8 @@ def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):
 def test_export_after_a_paragraph_was_deleted_loads_again(ipg, content):
     """A place in a paragraph deleted since goes with it: the exported file is consistent."""
     from edits import delete
+    from ipgsite.editing import writing
     from ipgsite.ipg.models import Paragraph
-    from ipgsite.translations import writing
 
     term = Term.objects.get(key="hand")
     found = {**term.found, "hand": [*term.found["hand"], "2.4#example-c"]}  # "A player keeps her hand, …"
@@ -172,7 +172,7 @@ def test_export_after_a_paragraph_was_deleted_loads_again(ipg, content):
 
 
 def test_the_file_says_which_names_are_outdated_or_reviewed_and_export_writes_it_back(ipg, content, tmp_path):
-    from ipgsite.translations.models import State
+    from ipgsite.editing.models import State
 
     def state(code):
         return Status.objects.get(term__key="mulligan", language=code).state

@@ -1,8 +1,8 @@
 """ipgsite.terms.lookup: the termbase as the search reads it."""
 
+from ipgsite.editing import writing
 from ipgsite.terms.lookup import TermForms, terms_in, vocabulary
 from ipgsite.terms.models import Term
-from ipgsite.translations import writing
 
 
 def keys(text):

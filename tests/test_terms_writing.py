@@ -6,9 +6,9 @@ import json
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.terms.models import Term
-from ipgsite.translations import writing
-from ipgsite.translations.models import Change, State, Status
 from people import admin_form_data, client_for, editor, translator
 
 

@@ -1,6 +1,6 @@
 """The translate page's formset: fields named after their items, and crafted posts answered clearly, never a 500."""
 
-from ipgsite.translations.models import Change, State, Status
+from ipgsite.editing.models import Change, State, Status
 from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 URL = translate_url("2.4", "ja")

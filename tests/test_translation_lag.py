@@ -12,11 +12,11 @@ from django.test.utils import CaptureQueriesContext
 
 from edits import add_note, write, write_note
 from ipgsite.caching.versions import content_changed
+from ipgsite.editing import writing
+from ipgsite.editing.models import State, Status
+from ipgsite.editing.statuses import confirm, mark_reviewed
 from ipgsite.ipg.models import Chapter, Note, Section
 from ipgsite.releases.models import Release
-from ipgsite.translations import writing
-from ipgsite.translations.models import State, Status
-from ipgsite.translations.status import confirm, mark_reviewed
 from pages import parse
 from people import CONTENT, client_for, editor, paragraph, translate_form, translate_url, translator
 

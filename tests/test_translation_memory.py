@@ -4,7 +4,7 @@ import re
 
 from edits import add_note, write, write_note
 from ipgsite.ipg.models import Note
-from ipgsite.translations import memory
+from ipgsite.workspace import memory
 from people import client_for, paragraph, translate_url, translator
 
 DARK_CONFIDANT = (

@@ -1,6 +1,6 @@
 """Status per paragraph and language: missing < outdated < translated < reviewed; the dashboard."""
 
-from ipgsite.translations.models import Change, State, Status
+from ipgsite.editing.models import Change, State, Status
 from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
 
 

@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 
 from edits import write
+from ipgsite.editing.models import Change, Translator
 from ipgsite.ipg.models import NOTE_SOURCES, Note
-from ipgsite.translations.models import Change, Translator
 from people import client_for, paragraph, translator
 
 ROOT = Path(settings.BASE_DIR)

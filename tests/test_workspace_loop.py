@@ -1,8 +1,8 @@
 """Notes counted and translated like paragraphs; "Save and next" across sections; the status filter; the shortcuts."""
 
 from edits import add_note
+from ipgsite.editing.models import State, Status
 from ipgsite.ipg.models import Note, Section
-from ipgsite.translations.models import State, Status
 from people import MANAGEMENT_FORM, client_for, paragraph, person, translate_form, translate_url, translator
 
 

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from ipgsite.editing.models import Change, State, Status
 from ipgsite.ipg.models import Note
-from ipgsite.translations.models import Change, State, Status
 from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
 
 
@@ -212,7 +212,7 @@ def test_reading_a_page_writes_nothing_to_the_database(client, ipg, url):
 
 
 def test_a_paragraph_or_note_saved_or_deleted_outside_the_write_path_is_refused(ipg):
-    from ipgsite.translations.writing import OutsideTheWritePath
+    from ipgsite.editing.writing import OutsideTheWritePath
 
     p = paragraph("2.3", "example-c")
     p.text_ja = "直接の書き換え"

@@ -15,9 +15,9 @@ from ipgsite.ipg import languages, versions
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
+from ipgsite.releases.lags import lags_in
 from ipgsite.search.finding import SectionNames
 from ipgsite.study import citing
-from ipgsite.translations.status import lags_in
 
 from . import openapi
 

@@ -1,7 +1,7 @@
 """Every deploy migrates: pages rendered by the previous release's templates are not served again, a published
 release's pages included.
 
-Content writes make pages stale through `ipgsite.derived`, not through receivers.
+Content writes make pages stale through `ipgsite.editing.after_write`, not through receivers.
 """
 
 from django.db.models.signals import post_migrate

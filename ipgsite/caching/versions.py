@@ -71,5 +71,5 @@ def _releases_committed():
 
 
 def follow(batch):
-    """Every write of content (ipgsite.derived) makes cached pages and ETags stale."""
+    """Every write of content (ipgsite.editing.after_write) makes cached pages and ETags stale."""
     content_changed()

@@ -70,7 +70,7 @@ def rebuild_links():
 
 
 def follow(batch):
-    """Links follow a batch of writes (ipgsite.derived): all of them when names changed, else the edited texts'."""
+    """Links follow a batch of writes (an after-write step): all of them when names changed, else the edited texts'."""
     if batch.everything or batch.names_changed:
         rebuild_links()
     elif batch.edits or batch.moved_note_ids:

@@ -10,9 +10,9 @@ from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from django.utils import timezone
 
+from ipgsite.editing.models import State, Status
 from ipgsite.ipg.models import Paragraph
 from ipgsite.releases.models import Release
-from ipgsite.translations.models import State, Status
 
 from .units import unit_id
 from .xliff import file_language

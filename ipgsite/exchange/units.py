@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from ipgsite.editing.models import State, Status
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.translations.models import State, Status
 
 UNIT_ID = re.compile(r"^(?P<number>[0-9A-Z.]+)#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)(?:/note-(?P<place>[1-9][0-9]{0,3}))?$")
 
@@ -25,7 +25,7 @@ class Unit:
     obj: object  # a Paragraph or a Note
     source: str
     target: str
-    state: int  # translations.State of the target
+    state: int  # editing.models.State of the target
     revision: int
 
     @property

@@ -6,9 +6,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ipgsite.translations.permissions import require_translate
-from ipgsite.translations.views import _context, translators_only
-from ipgsite.translations.writing import Conflict
+from ipgsite.editing.permissions import require_translate
+from ipgsite.editing.writing import Conflict
+from ipgsite.workspace.views import _context, translators_only
 
 from .glossary import export_glossary
 from .pairs import PairError, filename, pair

@@ -5,7 +5,7 @@ Export: one `file` per section (`original` is its number), one `trans-unit` per 
 `needs-review-translation` where outdated, `translated`, and `final`, approved, where reviewed), and the text's
 revision in `<note from="ipg-revision">`.
 
-Import parses with defusedxml, checks every unit first, and writes through `translations.writing` in one
+Import parses with defusedxml, checks every unit first, and writes through `editing.writing` in one
 transaction, with the importer's rights. All or nothing: a file that would change a language the importer may not
 edit, or any unit whose source changed since the export or whose target someone changed on the site since, changes
 nothing; the report names each.
@@ -19,10 +19,10 @@ from defusedxml import DefusedXmlException
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from ipgsite.editing import writing
+from ipgsite.editing.models import State
+from ipgsite.editing.permissions import require_translate
 from ipgsite.ipg import languages
-from ipgsite.translations import writing
-from ipgsite.translations.models import State
-from ipgsite.translations.permissions import require_translate
 
 from . import units as units_
 

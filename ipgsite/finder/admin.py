@@ -1,6 +1,6 @@
 """The finder in the admin: translators word its questions and answers in their languages; editors change the graph.
 
-Every save goes through `translations.writing`, as for paragraphs and terms: rights judged by what is stored, the
+Every save goes through `editing.writing`, as for paragraphs and terms: rights judged by what is stored, the
 lost-update check, a revision, the history (shown on the question's page) and each language's status. The graph
 itself is best changed in content/finder.toml, where `checkcontent` checks it.
 """
@@ -13,11 +13,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ipgsite.editing import writing
+from ipgsite.editing.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
+from ipgsite.editing.models import Change
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
-from ipgsite.translations import writing
-from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
-from ipgsite.translations.models import Change
 
 from .models import Outcome, Question
 
@@ -85,7 +85,7 @@ class QuestionAdmin(ContentAdmin):
                 c.language,
                 c.before or "—",
                 c.after or "—",
-                reverse("translations:revert", args=[c.pk]),
+                reverse("workspace:revert", args=[c.pk]),
                 _("Revert"),
             )
             for c in changes

@@ -2,7 +2,7 @@
 
 The graph is content (content/finder.toml, see `files`). A question's wording is the site's own text, not the IPG's:
 its `text` and its `answers` (one label per line, in the order of `choices`) have a column per language and change
-only through `translations.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
+only through `editing.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
 """
 
 from django.core.validators import RegexValidator

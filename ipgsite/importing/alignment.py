@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
-from ipgsite.translations.status import diff_html
+from ipgsite.releases.diffing import diff_html
 
 from . import commentary, documents, units
 

@@ -6,9 +6,9 @@ Every right is checked before anything is written; a refusal, a conflict or a ba
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max
 
+from ipgsite.editing import writing
+from ipgsite.editing.permissions import require_structure, require_translate
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.translations import writing
-from ipgsite.translations.permissions import require_structure, require_translate
 
 EDITIONS = {"en": "English", "zh-hans": "Chinese", "ja": "Japanese"}  # a note's source is stored data, in English
 

@@ -1,5 +1,5 @@
 """Admin building blocks of the core. The content's own admin is the translators' and editors' workflow:
-`ipgsite.translations.admin`, where every save goes through `translations.writing`."""
+`ipgsite.editing.admin`, where every save goes through `editing.writing`."""
 
 from django.contrib import admin
 

@@ -1,3 +1,5 @@
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
@@ -8,6 +10,8 @@ from . import languages
 
 KEY_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 NUMBER_PATTERN = r"^(?:[1-9][0-9]*\.[1-9][0-9]*|[A-Z])$"
+# A paragraph's address in content/ and in citations: "2.3#example-c".
+PARAGRAPH_ADDRESS = re.compile(r"(?P<number>[1-9][0-9]*\.[1-9][0-9]*|[A-Z])#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)")
 
 key_validator = RegexValidator(
     KEY_PATTERN,
@@ -190,6 +194,16 @@ NOTE_SOURCES = [
 ]
 
 
+class NoteQuerySet(models.QuerySet):
+    def places(self):
+        """{note: its place (1, 2, …) among its paragraph's notes}: how releases and content/ pair notes."""
+        places, counts = {}, {}
+        for note in self.order_by("order", "pk"):
+            counts[note.paragraph_id] = counts.get(note.paragraph_id, 0) + 1
+            places[note] = counts[note.paragraph_id]
+        return places
+
+
 class Note(models.Model):
     """Commentary on one paragraph, from an annotated edition; never part of the official text."""
 
@@ -210,6 +224,8 @@ class Note(models.Model):
     order = models.PositiveIntegerField(verbose_name=_("order"))
     body = models.TextField(blank=True, verbose_name=_("body"))
     revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
+
+    objects = NoteQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("note")

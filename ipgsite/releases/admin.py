@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.db import models
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from ipgsite.editing.permissions import can_edit_structure
 from ipgsite.ipg import languages
-from ipgsite.translations.permissions import can_edit_structure
 
 from .changes import record_changes
 from .models import Release

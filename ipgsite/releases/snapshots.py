@@ -12,7 +12,7 @@ from django.db import transaction
 
 from ipgsite.caching.versions import content_changed, releases_changed
 from ipgsite.ipg import languages
-from ipgsite.ipg.sync import documents_from_database
+from ipgsite.ipg.documents import documents_from_database
 
 from .models import FrozenSection, Release, digest
 

@@ -61,7 +61,7 @@ def rebuild_index():
 
 
 def follow(batch):
-    """The index follows a batch of writes (ipgsite.derived): whole after a load, else the edited texts and
+    """The index follows a batch of writes (ipgsite.editing.after_write): whole after a load, else the edited texts and
     the paragraphs whose part changed (a result's kind), and the notes moved to another paragraph (a result's place)."""
     if batch.everything:
         rebuild_index()

@@ -1,8 +1,9 @@
 """Link preview pictures drawn when the text is written, so that a chat app asking for one is served a file.
 
-`follow` is a step of `ipgsite.derived`: once the batch's transaction commits, the pictures its writes changed are
-drawn (a picture whose text is unchanged keeps its file). A load of content/ or a change of names or structure
-checks every paragraph's; an edit, its paragraph's. Without a font nothing is drawn, as the check study.W001 says.
+`follow` is an after-write step (settings.AFTER_WRITE): once the batch's transaction commits, the pictures its writes
+changed are drawn (a picture whose text is unchanged keeps its file). A load of content/ or a change of names or
+structure checks every paragraph's; an edit, its paragraph's. Without a font nothing is drawn, as the check
+study.W001 says.
 """
 
 from django.db import transaction

@@ -1,6 +1,6 @@
 """Terms in the admin: editors add and change terms; translators add and edit their languages' names and forms.
 
-Every save goes through `translations.writing`, as for paragraphs: rights judged by what is stored, the lost-update
+Every save goes through `editing.writing`, as for paragraphs: rights judged by what is stored, the lost-update
 check, a revision, the history (shown on the term's page) and each name's status.
 """
 
@@ -12,12 +12,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ipgsite.editing import statuses, writing
+from ipgsite.editing.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
+from ipgsite.editing.models import Change
+from ipgsite.editing.permissions import translatable_languages
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
-from ipgsite.translations import status, writing
-from ipgsite.translations.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
-from ipgsite.translations.models import Change
-from ipgsite.translations.permissions import translatable_languages
 
 from .models import Occurrence, Term
 
@@ -145,7 +145,7 @@ class TermAdmin(ContentAdmin):
                         change.language,
                         change.before or "—",
                         change.after or "—",
-                        reverse("translations:revert", args=[change.pk]),
+                        reverse("workspace:revert", args=[change.pk]),
                         _("Revert"),
                     )
                     for change in changes
@@ -157,7 +157,7 @@ class TermAdmin(ContentAdmin):
         """Per language the user translates: confirm names after an English change, and mark names reviewed."""
         actions = super().get_actions(request)
         for code in translatable_languages(request.user):
-            for verb, step in (("confirm", status.confirm_term), ("review", status.review_term)):
+            for verb, step in (("confirm", statuses.confirm_term), ("review", statuses.review_term)):
                 name = f"{verb}_{languages.field_suffix(code)}"
                 label = (
                     _("Confirm the %(language)s names (still right for the English)")

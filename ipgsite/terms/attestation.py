@@ -11,9 +11,11 @@ import re
 from pathlib import Path
 
 from ipgsite.ipg import languages
+from ipgsite.ipg.models import PARAGRAPH_ADDRESS
 
-from .files import PARAGRAPH_LOCATION, SEED_LOCATION
 from .lookup import Matcher, TermForms
+
+SEED_LOCATION = re.compile(r"(?P<seed>\d{3}):(?P<line>[1-9]\d*)")  # "002:19": line 19 of seed 002
 
 
 def read_seeds(directory):
@@ -75,7 +77,7 @@ def misplaced(docs, section_docs, seeds):
                         continue
                     texts = [lines[number - 1]]
                 else:
-                    match = PARAGRAPH_LOCATION.fullmatch(place)
+                    match = PARAGRAPH_ADDRESS.fullmatch(place)
                     paragraph = paragraphs.get((match["number"], match["key"]))
                     texts = [paragraph.texts.get(code, "") for code in codes[form]] if paragraph else []
                 if not any(_holds(matcher, text, doc.key, form) for text in texts):

@@ -32,7 +32,7 @@ class Term(models.Model):
     forms the texts attest (abbreviations, former names, inflected forms), one per line; inflections are grammatical
     forms of a name that the texts need not contain (drew for draw). `not_in` lists, per language, the phrases in
     which a name means something else ("with one hand" is no player's hand): no occurrence is found inside them.
-    Names change only through `translations.writing`, like paragraphs: with statuses, history, rights and the
+    Names change only through `editing.writing`, like paragraphs: with statuses, history, rights and the
     lost-update check.
     """
 

@@ -71,7 +71,7 @@ def refind(paragraph_ids=(), note_ids=()):
 
 
 def follow(batch):
-    """Occurrences follow a batch of writes (ipgsite.derived): all of them when terms changed, else the edited
+    """Occurrences follow a batch of writes (an after-write step): all of them when terms changed, else the edited
     texts' and those of the notes moved to another paragraph (an occurrence names its paragraph)."""
     if batch.everything or batch.terms_changed or batch.term_ids:
         rebuild_occurrences()

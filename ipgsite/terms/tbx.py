@@ -7,7 +7,7 @@ found as `source`. The defining paragraph's text goes with each `langSet` as its
 it is the IPG's text, which an import never changes.
 
 Import (`importtbx`) parses with defusedxml, checks the whole file first, and then writes through
-`translations.writing`, in one transaction: a `langSet` sets that language's name and forms of the term; languages
+`editing.writing`, in one transaction: a `langSet` sets that language's name and forms of the term; languages
 and terms the file leaves out are left as they are. The places where forms were found are imported from an editor's
 file (or one imported as the content files) only.
 """
@@ -21,9 +21,9 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import KEY_PATTERN, Paragraph
+from ipgsite.ipg.models import KEY_PATTERN, PARAGRAPH_ADDRESS, Paragraph
 
-from .files import PARAGRAPH_LOCATION, SEED_LOCATION
+from .attestation import SEED_LOCATION
 from .models import Kind, Term
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -160,7 +160,7 @@ def parse_tbx(data):
         xref = element.find("xref[@type='externalCrossReference']")
         if xref is not None:
             match = DEFINITION_TARGET.fullmatch(xref.get("target", ""))
-            if not match or not PARAGRAPH_LOCATION.fullmatch(match["location"]):
+            if not match or not PARAGRAPH_ADDRESS.fullmatch(match["location"]):
                 problems.append(f'{where}: the cross-reference target must be like "ipg:2.3#definition-1"')
             else:
                 entry.defined_at = match["location"]
@@ -193,7 +193,7 @@ def parse_tbx(data):
                     (entry.inflections if inflection else entry.variants)[code].append(form)
                 places = [_text(a) for a in tig.findall("admin[@type='source']")]
                 for place in places:
-                    if not (SEED_LOCATION.fullmatch(place) or PARAGRAPH_LOCATION.fullmatch(place)):
+                    if not (SEED_LOCATION.fullmatch(place) or PARAGRAPH_ADDRESS.fullmatch(place)):
                         problems.append(f"{where}, {code}: source {place!r} is no seed line (000:5) or paragraph")
                 if places:
                     entry.found.setdefault(form, [])
@@ -233,7 +233,7 @@ def check_entries(entries):
 
 
 def import_entries(entries, by):
-    """Write the entries through `translations.writing`, as `by`, in one transaction: {created, updated, unchanged}.
+    """Write the entries through `editing.writing`, as `by`, in one transaction: {created, updated, unchanged}.
 
     Raises TBXError (nothing written) for problems the database shows, PermissionDenied for a change `by` may not
     make (a translator sets only their languages' names and forms; a new term, a kind, a defining paragraph and the
@@ -241,8 +241,8 @@ def import_entries(entries, by):
     """
     from django.db.models import Max
 
-    from ipgsite.translations import writing
-    from ipgsite.translations.permissions import can_edit_structure
+    from ipgsite.editing import writing
+    from ipgsite.editing.permissions import can_edit_structure
 
     problems = check_entries(entries)
     if problems:

@@ -1,7 +1,7 @@
 from django import template
 
+from ipgsite.editing.permissions import translatable_languages
 from ipgsite.ipg import languages
-from ipgsite.translations.permissions import translatable_languages
 
 register = template.Library()
 

@@ -46,7 +46,7 @@ def finder_matches(text):
 @register.inclusion_tag("finder/dashboard.html")
 def finder_wording_counts():
     """On the translators' dashboard: the finder's questions by status in each language, and where to word them."""
-    from ipgsite.translations.models import State, Status
+    from ipgsite.editing.models import State, Status
 
     counts = {}
     for code, state in Status.objects.of_questions().values_list("language", "state"):

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from ipgsite.translations.writing import Conflict
+from ipgsite.editing.writing import Conflict
 
 from ...xliff import MAX_BYTES, XLIFFError, import_xliff
 

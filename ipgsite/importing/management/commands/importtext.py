@@ -5,9 +5,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from ipgsite.editing.writing import Conflict
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Section
-from ipgsite.translations.writing import Conflict
 
 from ...alignment import propose_document
 from ...applying import apply as apply_proposals

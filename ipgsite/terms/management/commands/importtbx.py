@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from ipgsite.translations.writing import CONTENT_FILES, Conflict
+from ipgsite.editing.writing import CONTENT_FILES, Conflict
 
 from ...tbx import TBXError, import_entries, parse_tbx, read_tbx
 
