@@ -178,7 +178,7 @@ def test_an_edited_question_in_the_file_updates_that_question_only_with_history(
     assert "14 worked examples: 0 created, 1 updated, 0 deleted" in out.getvalue()
     after = {q.key: q.revision for q in Question.objects.all()}
     assert [key for key in after if after[key] != before[key]] == ["trigger"]
-    change = Change.objects.of_question(Question.objects.get(key="trigger")).first()
+    change = Change.objects.of(Question.objects.get(key="trigger")).first()
     assert (change.before, change.after, change.field, change.user) == (
         "Does the error involve a triggered ability, or a Saga's lore counter?",
         "Is a trigger involved?",

@@ -18,8 +18,8 @@ def state(key, code):
 
 
 def test_every_question_has_a_status_per_language_after_the_load(ipg):
-    assert Status.objects.of_questions().count() == 3 * Question.objects.count()
-    assert set(Status.objects.of_questions().values_list("state", flat=True)) == {State.TRANSLATED}
+    assert Status.objects.of_model(Question).count() == 3 * Question.objects.count()
+    assert set(Status.objects.of_model(Question).values_list("state", flat=True)) == {State.TRANSLATED}
 
 
 def test_a_translator_rewords_a_question_in_their_language_with_history(ipg):
@@ -29,7 +29,7 @@ def test_a_translator_rewords_a_question_in_their_language_with_history(ipg):
     assert writing.write_text(q, "ja", "誘発型能力が関わっていますか?", by=ja, base_revision=opened)
     q.refresh_from_db()
     assert q.text_ja == "誘発型能力が関わっていますか?" and q.revision == opened + 1
-    change = Change.objects.of_question(q).first()
+    change = Change.objects.of(q).first()
     assert (change.user, change.field, change.language, change.after) == (ja, "text", "ja", q.text_ja)
     assert change.before == "その誤りは、誘発型能力か、英雄譚の伝承カウンターに関わるものですか?"
     assert state("trigger", "ja") == State.TRANSLATED
@@ -40,7 +40,7 @@ def test_a_translator_may_not_word_another_language(ipg):
     with pytest.raises(PermissionDenied):
         writing.write_text(q, "zh-hans", "改写", by=translator("ja"), base_revision=q.revision)
     assert question().text_zh_hans == "此失误是否与触发式异能或史诗的传奇指示物有关?"
-    assert not Change.objects.of_question(q).exclude(user=None).exists()
+    assert not Change.objects.of(q).exclude(user=None).exists()
 
 
 def test_the_second_of_two_concurrent_edits_is_refused(ipg):
@@ -106,19 +106,19 @@ def test_a_change_to_a_question_is_reverted_from_its_history_as_a_change_of_its_
     q = question()
     before = q.text_ja
     writing.write_text(q, "ja", "誘発型能力が関わっていますか?", by=ja, base_revision=q.revision)
-    change = Change.objects.of_question(q).first()
+    change = Change.objects.of(q).first()
     client = client_for(ja)
     page = client.get(f"/admin/finder/question/{q.pk}/change/").content.decode()
     assert f'formaction="/admin/translate/changes/{change.pk}/revert/"' in page
     response = client.post(f"/admin/translate/changes/{change.pk}/revert/")
     assert response.status_code == 302 and response["Location"] == f"/admin/finder/question/{q.pk}/change/"
     assert question().text_ja == before
-    revert = Change.objects.of_question(q).first()
+    revert = Change.objects.of(q).first()
     assert (revert.reverts, revert.user, revert.before, revert.after) == (change, ja, change.after, before)
     assert state(q.key, "ja") == State.TRANSLATED
     # The near miss: reverting a Chinese change needs the Chinese right, judged by the change's language.
     writing.write_text(question(), "zh-hans", "改写(测试)", by=editor(), base_revision=question().revision)
-    chinese = Change.objects.of_question(q).first()
+    chinese = Change.objects.of(q).first()
     assert client.post(f"/admin/translate/changes/{chinese.pk}/revert/").status_code == 403
     assert question().text_zh_hans == "改写(测试)"
 

@@ -27,7 +27,7 @@ def test_a_translator_adds_their_languages_name_with_history_and_status(ipg):
     assert writing.write_text(disguise, "ja", "変装(テスト)", by=person, base_revision=disguise.revision)
     assert term("disguise").name_ja == "変装(テスト)"
     assert term("disguise").revision == disguise.revision + 1
-    change = Change.objects.of_term(disguise).first()
+    change = Change.objects.of(disguise).first()
     assert (change.user, change.field, change.language, change.before, change.after) == (
         person,
         "name",
@@ -108,7 +108,7 @@ def test_the_admin_lets_a_translator_edit_their_name_and_refuses_another_languag
     response = client.post(url, data)
     assert response.status_code == 302
     assert term("disguise").name_ja == "変装(テスト)"
-    assert Change.objects.of_term(disguise).filter(user=person, language="ja").exists()
+    assert Change.objects.of(disguise).filter(user=person, language="ja").exists()
     # The Chinese name, posted anyway, is refused: rights follow the stored term, not the form.
     data["name_zh_hans"] = "伪装(测试)"
     assert client.post(url, data).status_code == 403
@@ -141,7 +141,7 @@ def test_an_editor_adds_a_term_in_the_admin(ipg):
     assert response.status_code == 302, response.content.decode()[:2000]
     created = term("test-term")
     assert created.name_en == "Zzyzx Test Card"
-    assert Change.objects.of_term(created).get().after == "Zzyzx Test Card"
+    assert Change.objects.of(created).get().after == "Zzyzx Test Card"
     assert state("test-term", "en") == State.TRANSLATED and state("test-term", "ja") == State.MISSING
 
 
@@ -226,16 +226,16 @@ def test_a_change_to_a_term_is_reverted_from_its_history_as_a_change_of_its_own(
     person = translator("zh-hans")
     scry = term("scry")
     writing.write_text(scry, "zh-hans", "占卜(测试)", by=person, base_revision=scry.revision)
-    change = Change.objects.of_term(scry).first()
+    change = Change.objects.of(scry).first()
     client = client_for(person)
     page = client.get(f"/admin/terms/term/{scry.pk}/change/").content.decode()
     assert f'formaction="/admin/translate/changes/{change.pk}/revert/"' in page
     response = client.post(f"/admin/translate/changes/{change.pk}/revert/")
     assert response.status_code == 302 and response["Location"] == f"/admin/terms/term/{scry.pk}/change/"
     assert term("scry").name_zh_hans == "占卜"
-    assert Change.objects.of_term(scry).first().reverts == change
+    assert Change.objects.of(scry).first().reverts == change
     # Reverting a Japanese change needs the Japanese right, judged by the change's language.
     writing.write_text(scry, "ja", "占術(テスト)", by=editor(), base_revision=term("scry").revision)
-    japanese = Change.objects.of_term(scry).first()
+    japanese = Change.objects.of(scry).first()
     assert client.post(f"/admin/translate/changes/{japanese.pk}/revert/").status_code == 403
     assert term("scry").name_ja == "占術(テスト)"

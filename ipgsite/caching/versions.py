@@ -71,5 +71,8 @@ def _releases_committed():
 
 
 def follow(batch):
-    """Every write of content (ipgsite.editing.after_write) makes cached pages and ETags stale."""
+    """Every batch of writes (an after-write step) makes cached pages and ETags stale; one that published or loaded
+    a release, that release's pages too."""
     content_changed()
+    if batch.releases_changed:
+        releases_changed()

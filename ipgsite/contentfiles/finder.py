@@ -417,7 +417,6 @@ def load_finder(graph):
                         changed |= writing.write_text(
                             question, code, value, by=CONTENT_FILES, base_revision=LATEST, field=name
                         )
-                        question.refresh_from_db()
             if created:
                 stats["created"] += 1
             elif changed:

@@ -42,7 +42,8 @@ from pathlib import Path
 
 from django.db import transaction
 
-from ipgsite.caching.versions import content_changed
+from ipgsite.editing import writing
+from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
 from ipgsite.releases.changes import record_changes
@@ -354,6 +355,13 @@ def load_releases(content_dir, replace=()):
         if release["date"] not in replace:
             check_agrees(path, release, state, lines)
     stats = {"created": 0, "updated": 0, "deleted": 0}
+    with writing.batch(CONTENT_FILES) as batch:
+        _load(releases, stats)
+        batch.releases_changed = True
+    return stats
+
+
+def _load(releases, stats):
     stats["deleted"] = (
         Release.objects.exclude(date__in=[r["date"] for _p, r, _s, _l in releases])
         .delete()[1]
@@ -377,5 +385,3 @@ def load_releases(content_dir, replace=()):
             changed = True
         stats["created" if created else "updated"] += created or changed
     record_changes()
-    content_changed()
-    return stats

@@ -42,7 +42,6 @@ import re
 from pathlib import Path
 
 from ipgsite.editing import writing
-from ipgsite.editing.models import Change
 from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg import languages
 from ipgsite.ipg.documents import ChapterDoc, NoteDoc, ParagraphDoc, SectionDoc
@@ -429,27 +428,10 @@ class Loader:
 
 
 def load_documents(chapter_docs, section_docs):
-    """Make the database hold exactly these documents, atomically. Rows whose content is unchanged are not touched.
-
-    The counts of rows created, updated and deleted, and the paragraphs and notes whose source this load changed
-    (a paragraph's English, a note's text in its own language): their translations are outdated now, whatever the
-    files say.
-    """
+    """Make the database hold exactly these documents, atomically, as one batch of writes (or as part of the batch
+    of a whole load). Rows whose content is unchanged are not touched. Returns the counts of rows created, updated
+    and deleted."""
     loader = Loader()
-    with writing.batch(CONTENT_FILES, everything=True) as batch:
+    with writing.batch(CONTENT_FILES, everything=True):
         loader.load(chapter_docs, section_docs)
-    sources_changed = {
-        edit.obj
-        for edit in batch.edits
-        if edit.action == Change.Action.EDIT and edit.before and edit.language == _source_language(edit.obj)
-    }
-    return loader.stats, sources_changed
-
-
-def _source_language(obj):
-    """The language a paragraph's or note's translations follow."""
-    if isinstance(obj, Paragraph):
-        return languages.SOURCE
-    if isinstance(obj, Note):
-        return obj.language
-    return None
+    return loader.stats

@@ -2,10 +2,8 @@
 its English; a note's follow its original (its text in the language it was written in), and a release holds a note
 at its place among its paragraph's notes, as releases pair notes."""
 
-from django.utils import timezone
-
 from ipgsite.editing.models import State, Status
-from ipgsite.editing.statuses import state_for
+from ipgsite.editing.writing import Declared
 from ipgsite.ipg import languages
 from ipgsite.ipg.documents import ParagraphDoc
 from ipgsite.ipg.models import Note, Paragraph
@@ -43,7 +41,7 @@ def statuses_into_documents(section_docs):
                     pdoc.reviewed.append(code)
                 if status.remark:
                     pdoc.remarks[code] = status.remark
-    notes = _notes_by_place()
+    notes = notes_by_place()
     note_statuses = {(status.note_id, status.language): status for status in Status.of_notes.all()}
     for doc in section_docs:
         for ndoc in doc.notes:
@@ -61,7 +59,7 @@ def statuses_into_documents(section_docs):
                     ndoc.remarks[code] = status.remark
 
 
-def _notes_by_place():
+def notes_by_place():
     """{(number, key, place): note}: every note, named as content/ and releases name it."""
     notes = Note.objects.select_related("paragraph__section")
     return {(n.paragraph.section.number, n.paragraph.key, place): n for n, place in notes.places().items()}
@@ -113,43 +111,19 @@ def check_statuses(section_docs, releases, content_dir=None):
         pass
 
 
-def load_statuses(section_docs, sources_changed=(), content_dir=None):
-    """Make each translation's status what content/ says, after a load: a paragraph's and a note's. A translation
-    whose source this load changed (the paragraphs and notes in `sources_changed`) keeps the status the change gave
-    it (outdated, following the source before).
+def declare_statuses(batch, section_docs, content_dir=None):
+    """Declare to the batch of a load each translation's status as content/ says it, a paragraph's and a note's: the
+    statuses step makes them so once the load's own edits are derived (`editing.statuses.apply_declared`).
 
     Raises ContentError for a `follows` date that is no release holding the paragraph's English (or the note's
     original).
     """
-
     paragraphs = {(p.section.number, p.key): p for p in Paragraph.objects.select_related("section")}
-    notes = _notes_by_place()
-    statuses = {(s.paragraph_id, s.language): s for s in Status.objects.of_paragraphs()}
-    note_statuses = {(s.note_id, s.language): s for s in Status.of_notes.all()}
-    now = timezone.now()
+    notes = notes_by_place()
     for doc, entry, code, followed in followed_in_files(section_docs, texts_in_releases(), content_dir):
         if isinstance(entry, ParagraphDoc):
             obj = paragraphs[doc.number, entry.key]
-            source_language, source, text = SOURCE, obj.text_in(SOURCE), obj.text_in(code)
-            status = statuses.get((obj.pk, code)) or Status(paragraph=obj, language=code)
         else:
             obj = notes[doc.number, entry.paragraph, entry.place]
-            source_language, source, text = obj.language, obj.body_in(obj.language), obj.body_in(code)
-            status = note_statuses.get((obj.pk, code)) or Status(paragraph=obj.paragraph, note=obj, language=code)
-        remark = entry.remarks.get(code, "")
-        if obj in sources_changed:
-            if status.pk and status.remark != remark:
-                status.remark = remark
-                status.save(update_fields=["remark"])
-            continue
-        reviewed = code in entry.reviewed
-        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark)
-        status.remark = remark
-        status.confirmed_source = source if followed is None else followed
-        if reviewed and status.reviewed_at is None:
-            status.reviewed_at = now
-        elif not reviewed:
-            status.reviewed_by, status.reviewed_at = None, None
-        status.state = state_for(status, text, source, source_language)
-        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark):
-            status.save()
+        declared = Declared(follows=followed, reviewed=code in entry.reviewed, remark=entry.remarks.get(code, ""))
+        batch.declare_status(obj, code, declared)

@@ -32,12 +32,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.utils import timezone
-
 from ipgsite.editing import writing
 from ipgsite.editing.models import State, Status
-from ipgsite.editing.statuses import state_for
-from ipgsite.editing.writing import CONTENT_FILES, LATEST
+from ipgsite.editing.writing import CONTENT_FILES, LATEST, Declared
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import KEY_PATTERN, PARAGRAPH_ADDRESS, Paragraph
 from ipgsite.terms.attestation import SEED_LOCATION
@@ -331,7 +328,7 @@ def load_terms(docs):
     stats = {"created": 0, "updated": 0, "deleted": 0}
     paragraphs = {(p.section.number, p.key): p.pk for p in Paragraph.objects.select_related("section")}
     english_changed = set()
-    with writing.batch(CONTENT_FILES):
+    with writing.batch(CONTENT_FILES) as batch:
         for term in Term.objects.exclude(key__in=[doc.key for doc in docs]):
             writing.delete(term, by=CONTENT_FILES)
             stats["deleted"] += 1
@@ -357,34 +354,27 @@ def load_terms(docs):
                         changed |= writing.write_text(
                             term, code, value, by=CONTENT_FILES, base_revision=LATEST, field=field
                         )
-                        term.refresh_from_db()
             if created:
                 stats["created"] += 1
             elif changed:
                 stats["updated"] += 1
-    load_term_statuses(docs, english_changed)
+        declare_term_statuses(batch, docs, english_changed)
     return stats
 
 
-def load_term_statuses(docs, english_changed=()):
-    """Make each translated name's status what the file says: outdated (it follows an older English name, which
-    the site does not hold), reviewed, or translated. A term whose English name this load changed keeps the
-    statuses the change gave it."""
-    by_key = {doc.key: doc for doc in docs}
-    for status in Status.objects.of_terms().exclude(language=languages.SOURCE).select_related("term"):
-        doc, term = by_key.get(status.term.key), status.term
-        name, english = term.name_in(status.language), term.name_in(languages.SOURCE)
-        if doc is None or not name or term.key in english_changed:
-            continue
-        before = (status.confirmed_source, status.reviewed_at is not None, status.state)
-        if status.language not in doc.outdated:
-            status.confirmed_source = english
-        elif status.confirmed_source == english:
-            status.confirmed_source = ""  # an older English name, which the site does not hold
-        if status.language in doc.reviewed:
-            status.reviewed_at = status.reviewed_at or timezone.now()
-        else:
-            status.reviewed_by, status.reviewed_at = None, None
-        status.state = state_for(status, name, english)
-        if before != (status.confirmed_source, status.reviewed_at is not None, status.state):
-            status.save()
+def declare_term_statuses(batch, docs, english_changed=()):
+    """Declare to the load's batch each translated name's status as the file says it: outdated (it follows an older
+    English name, which the site does not hold), reviewed, or translated. A term whose English name this load changed
+    keeps the statuses the change gave it (the statuses step sees to it)."""
+    stored = {(s.object_id, s.language): s for s in Status.objects.of_model(Term)}
+    for term in Term.objects.filter(key__in=[doc.key for doc in docs]):
+        doc, english = next(d for d in docs if d.key == term.key), term.name_in(languages.SOURCE)
+        for code in languages.others(languages.SOURCE):
+            if not term.name_in(code) or term.key in english_changed:
+                continue
+            follows = None
+            if code in doc.outdated:
+                status = stored.get((term.pk, code))
+                older = status.confirmed_source if status is not None else ""
+                follows = older if older != english else ""  # "": an older English name the site does not hold
+            batch.declare_status(term, code, Declared(follows=follows, reviewed=code in doc.reviewed))

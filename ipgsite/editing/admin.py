@@ -19,7 +19,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
 from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 
-from . import writing
+from . import registry, writing
 from .models import Change, Status
 from .permissions import can_edit_structure, translatable_languages
 
@@ -31,27 +31,19 @@ admin.site.index_title = gettext_lazy("Content and translations")
 
 @admin.register(Status)
 class StatusAdmin(ReadOnlyAdmin):
-    list_display = [
-        "paragraph",
-        "term",
-        "question",
-        "language",
-        "state",
-        "confirmed_by",
-        "confirmed_at",
-        "reviewed_by",
-        "translate",
-    ]
-    list_filter = ["language", "state", "paragraph__section"]
-    list_select_related = ["paragraph__section", "term", "question", "confirmed_by", "reviewed_by"]
+    list_display = ["of", "language", "state", "confirmed_by", "confirmed_at", "reviewed_by", "translate"]
+    list_filter = ["language", "state", "content_type", "paragraph__section"]
+    list_select_related = ["paragraph__section", "content_type", "confirmed_by", "reviewed_by"]
+
+    @admin.display(description=gettext_lazy("of"))
+    def of(self, status):
+        return status.paragraph if status.paragraph_id else status.target
 
     @admin.display(description=gettext_lazy("translate"))
     def translate(self, status):
-        if status.term_id:
-            url = reverse("admin:terms_term_change", args=[status.term_id])
-            return format_html('<a href="{}">{}</a>', url, _("translate"))
-        if status.question_id:
-            url = reverse("admin:finder_question_change", args=[status.question_id])
+        if status.content_type_id:
+            ct = status.content_type
+            url = reverse(f"admin:{ct.app_label}_{ct.model}_change", args=[status.object_id])
             return format_html('<a href="{}">{}</a>', url, _("translate"))
         url = reverse("workspace:translate", args=[status.paragraph.section.number, status.language])
         return format_html('<a href="{}#{}">{}</a>', url, status.paragraph.key, _("translate"))
@@ -59,22 +51,39 @@ class StatusAdmin(ReadOnlyAdmin):
 
 @admin.register(Change)
 class ChangeAdmin(ReadOnlyAdmin):
-    list_display = ["paragraph", "field", "language", "action", "user", "at", "minor", "revision"]
+    list_display = ["of", "changed_field", "language", "action", "user", "at", "minor", "revision"]
     list_filter = ["language", "action", "minor", "paragraph__section"]
-    list_select_related = ["paragraph__section", "user"]
+    list_select_related = ["paragraph__section", "content_type", "user"]
     date_hierarchy = "at"
+
+    @admin.display(description=gettext_lazy("of"))
+    def of(self, change):
+        return change.paragraph if change.paragraph_id else change.target
+
+    @admin.display(description=gettext_lazy("field"))
+    def changed_field(self, change):
+        return change.field_label
 
 
 # The content: every save goes through `writing`, as the signed-in user, judged by what is stored.
 
 
-def _conflict_message(conflict):
+def conflict_message(conflict):
     return format_html(
         '{} <blockquote class="tr-theirs">{}</blockquote>{}',
         _("%(who)s saved this text after you opened the page. Their version:") % {"who": conflict.by},
         conflict.theirs or "—",
         _("Yours is kept in the field. Save again to replace theirs with yours."),
     )
+
+
+def written_columns(model):
+    """{column: (field, language)} of the texts a registered model writes one by one through `writing.write_text`,
+    each with its history: a paragraph's text, a note's body, a term's names and forms, a question's wording."""
+    if not registry.is_written(model):
+        return {}
+    fields = registry.written(model).fields
+    return {languages.column(name, code): (name, code) for name in fields for code in languages.CODES}
 
 
 class WrittenForm(forms.ModelForm):
@@ -91,42 +100,37 @@ class WrittenForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         model = self._meta.model
-        if model not in writing.TEXT_FIELD:
-            return cleaned
         stored = model.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
         base = cleaned.get("base_revision")
         conflicts = False
-        for column, code in text_columns(model).items():
+        for column, (field, code) in written_columns(model).items():
             if column not in self.fields or not isinstance(cleaned.get(column), str | type(None)):
                 continue
             posted = cleaned.get(column) or ""
-            if stored is None:
-                cleaned[column] = self._checked(column, posted)
-                continue
             try:
-                text = writing.check_text(
-                    stored, code, posted, self.user, base if base is not None else stored.revision
-                )
+                if stored is None:
+                    clean = registry.written(model).clean
+                    cleaned[column] = clean(None, field, posted) if clean else writing.clean_text(posted)
+                    continue
+                revision = base if base is not None else stored.revision
+                text = writing.check_text(stored, code, posted, self.user, revision, field=field)
             except writing.Conflict as conflict:
                 conflicts = True
-                self.add_error(column, _conflict_message(conflict))
+                self.add_error(column, conflict_message(conflict))
                 continue
             except ValidationError as error:
                 self.add_error(column, error)
                 continue
-            cleaned[column] = writing.text_in(stored, code) if text is None else text
+            cleaned[column] = writing.text_in(stored, code, field) if text is None else text
+        self.check_texts(stored, cleaned)
         if conflicts:
             # The next save is a deliberate choice made with both versions in view.
             self.data = self.data.copy()
             self.data[self.add_prefix("base_revision")] = stored.revision
         return cleaned
 
-    def _checked(self, column, text):
-        try:
-            return writing.clean_text(text)
-        except ValidationError as error:
-            self.add_error(column, error)
-            return None
+    def check_texts(self, stored, cleaned):
+        """Checks across the texts this save would leave (a model's form adds its own: a term keeps one name)."""
 
 
 class ParagraphForm(WrittenForm):
@@ -139,7 +143,7 @@ class ParagraphForm(WrittenForm):
 
 def text_columns(model):
     """{column: language} of a paragraph's text or a note's body."""
-    return {writing.text_column(model, code): code for code in languages.CODES}
+    return {column: code for column, (_field, code) in written_columns(model).items()}
 
 
 def status_by_language(obj):
@@ -230,6 +234,34 @@ def save_note_form(user, paragraph, pk, data, changed):
     return stored
 
 
+def history_list(obj):
+    """A registered row's changes, newest first, each with a button that reverts it (for a read-only admin field)."""
+    if not obj.pk:
+        return "—"
+    changes = Change.objects.of(obj).select_related("user")[:50]
+    if not changes:
+        return "—"
+    rows = (
+        (
+            change.at.strftime("%Y-%m-%d %H:%M"),
+            change.who,
+            change.field,
+            change.language,
+            change.before or "—",
+            change.after or "—",
+            reverse("workspace:revert", args=[change.pk]),
+            _("Revert"),
+        )
+        for change in changes
+    )
+    # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
+    row = (
+        '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
+        'formnovalidate class="button">{}</button></li>'
+    )
+    return format_html("<ul>{}</ul>", format_html_join("", row, rows))
+
+
 class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTranslationAdmin):
     """Every content admin: language tabs, restrictions enforced, saves made through `writing` as the user."""
 
@@ -269,19 +301,12 @@ class ContentAdmin(DeletedThroughWriting, LanguageRestrictedAdmin, TabbedTransla
                 return super().changeform_view(request, object_id, form_url, extra_context)
         except writing.Conflict as conflict:
             # Saved by someone else between the check and the save: nothing of this form was kept.
-            messages.error(request, _conflict_message(conflict))
+            messages.error(request, conflict_message(conflict))
             return HttpResponseRedirect(request.get_full_path())
-
-    def written_columns(self):
-        """{column: (field, language)} of the texts written one by one through `writing.write_text`, each with its
-        history: a paragraph's text or a note's body (field None); subclasses name their own (a term's names…)."""
-        if self.model in (Paragraph, Note):
-            return {column: (None, code) for column, code in text_columns(self.model).items()}
-        return {}
 
     def save_model(self, request, obj, form, change):
         stored = type(obj).objects.get(pk=obj.pk) if change else obj
-        columns = self.written_columns()
+        columns = written_columns(self.model)
         for column in columns if not change else ():
             setattr(obj, column, None)  # a new object's texts are written below, each with its history
         values = {

@@ -10,4 +10,7 @@ class EditingConfig(AppConfig):
     verbose_name = _("Translations")
 
     def ready(self):
-        from . import receivers  # noqa: F401  (groups follow every migrate)
+        from . import receivers, registry
+
+        registry.autodiscover()  # every app's editing.py registers the models the write path writes
+        receivers.guard_written_models()

@@ -1,15 +1,13 @@
-"""Undoing one change from a paragraph's (or a term's, or a finder question's) history, as a new change of the
-user's own (so it can be undone too).
+"""Undoing one change from a paragraph's history (or another registered row's: a term's, a finder question's), as
+a new change of the user's own (so it can be undone too).
 
 The history itself is written by `writing`, with every change: who, when, before and after.
 """
 
 from django.utils.translation import gettext as _
 
-from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.terms.models import Term
 
 from . import writing
 from .models import Change
@@ -25,8 +23,10 @@ def revert(change, user):
 
     A revert is the user's own edit: it is minor only when an editor reverts a minor edit.
     """
-    if change.action == Change.Action.EDIT and (change.term_id or change.question_id):
-        obj = Term.objects.get(pk=change.term_id) if change.term_id else Question.objects.get(pk=change.question_id)
+    if change.action == Change.Action.EDIT and change.content_type_id:
+        obj = change.target
+        if obj is None:
+            raise RevertError(_("What this change was made to has been deleted since."))
         writing.write_text(
             obj,
             change.language,

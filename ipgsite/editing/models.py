@@ -1,14 +1,17 @@
 """Where each translation stands, and every change made to the text and the notes."""
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.db.models import Count, F, Q
 from django.utils.translation import gettext_lazy as _
 
-from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.terms.models import Term
+
+from . import registry
 
 
 class Translator(models.Model):
@@ -55,11 +58,13 @@ class StatusQuerySet(models.QuerySet):
     def of_paragraphs(self):
         return self.filter(paragraph__isnull=False)
 
-    def of_terms(self):
-        return self.filter(term__isnull=False)
+    def of_model(self, model):
+        """The statuses of a registered model's rows (a term's names, a finder question's wording)."""
+        return self.filter(content_type=ContentType.objects.get_for_model(model))
 
-    def of_questions(self):
-        return self.filter(question__isnull=False)
+    def of(self, obj):
+        """The statuses of one row of a registered model, in every language."""
+        return self.of_model(type(obj)).filter(object_id=obj.pk)
 
     def needing_work(self):
         return self.filter(state__lt=State.TRANSLATED)
@@ -85,8 +90,8 @@ class StatusQuerySet(models.QuerySet):
 
 
 class ParagraphStatuses(models.Manager.from_queryset(StatusQuerySet)):
-    """Statuses of paragraphs' own text (and so `paragraph.statuses`) and of terms' names; a note's are
-    `Status.of_notes`. `of_paragraphs()` and `of_terms()` narrow them to one kind."""
+    """Statuses of paragraphs' own text (and so `paragraph.statuses`) and of other registered rows' (a term's
+    names); a note's are `Status.of_notes`. `of_paragraphs()` and `of_model(Term)` narrow them to one kind."""
 
     def get_queryset(self):
         return super().get_queryset().filter(note__isnull=True)
@@ -111,14 +116,12 @@ class Status(models.Model):
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.CASCADE, related_name="statuses", verbose_name=_("note")
     )
-    # Or a term's name in one language: a status has one target, a paragraph (or a note on it), a term or a
-    # finder question's wording (its text and answers).
-    term = models.ForeignKey(
-        Term, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("term")
+    # Or a row of another model the write path writes (`registry`): a term's names, a finder question's wording.
+    content_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("of")
     )
-    question = models.ForeignKey(
-        Question, on_delete=models.CASCADE, null=True, blank=True, related_name="statuses", verbose_name=_("question")
-    )
+    object_id = models.PositiveIntegerField(_("object id"), null=True, blank=True)
+    target = GenericForeignKey("content_type", "object_id")
     language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES)
     state = models.PositiveSmallIntegerField(_("status"), choices=State.choices, default=State.MISSING)
     confirmed_source = models.TextField(
@@ -163,18 +166,14 @@ class Status(models.Model):
                 fields=["note", "language"], condition=Q(note__isnull=False), name="one_status_per_note_language"
             ),
             models.UniqueConstraint(
-                fields=["term", "language"], condition=Q(term__isnull=False), name="one_status_per_term_language"
-            ),
-            models.UniqueConstraint(
-                fields=["question", "language"],
-                condition=Q(question__isnull=False),
-                name="one_status_per_question_language",
+                fields=["content_type", "object_id", "language"],
+                condition=Q(content_type__isnull=False),
+                name="one_status_per_object_language",
             ),
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
-                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
-                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
-                name="status_of_a_paragraph_a_term_or_a_question",
+                condition=Q(paragraph__isnull=False, content_type__isnull=True, object_id__isnull=True)
+                | Q(paragraph__isnull=True, content_type__isnull=False, object_id__isnull=False),
+                name="status_of_a_paragraph_or_another_object",
             ),
         ]
         permissions = [
@@ -185,8 +184,8 @@ class Status(models.Model):
         ]
 
     def __str__(self):
-        if self.term_id or self.question_id:
-            return f"{self.term or self.question} [{self.language}]: {self.get_state_display()}"
+        if self.content_type_id:
+            return f"{self.target} [{self.language}]: {self.get_state_display()}"
         of = f"note {self.note_id} on {self.paragraph}" if self.note_id else str(self.paragraph)
         return f"{of} [{self.language}]: {self.get_state_display()}"
 
@@ -201,19 +200,21 @@ class ChangeQuerySet(models.QuerySet):
         return self.filter(paragraph=paragraph).order_by("-at", "-pk")
 
     def of_text(self, obj, code, field=None):
-        if isinstance(obj, Term):
-            return self.filter(term=obj, field=field or "name", language=code)
-        if isinstance(obj, Question):
-            return self.filter(question=obj, field=field or "text", language=code)
-        field = "body" if isinstance(obj, Note) else "text"
-        target = {"note": obj} if isinstance(obj, Note) else {"paragraph": obj, "note__isnull": True}
+        """The changes to one text in one language: a paragraph's, a note's, or a registered row's `field` (by
+        default the one its writes name)."""
+        field = field or registry.written(obj).default_field
+        if isinstance(obj, Note):
+            target = {"note": obj}
+        elif isinstance(obj, Paragraph):
+            target = {"paragraph": obj, "note__isnull": True}
+        else:
+            target = {"content_type": ContentType.objects.get_for_model(obj), "object_id": obj.pk}
         return self.filter(field=field, language=code, **target)
 
-    def of_term(self, term):
-        return self.filter(term=term).order_by("-at", "-pk")
-
-    def of_question(self, question):
-        return self.filter(question=question).order_by("-at", "-pk")
+    def of(self, obj):
+        """A registered row's changes (a term's, a finder question's), newest first."""
+        ct = ContentType.objects.get_for_model(obj)
+        return self.filter(content_type=ct, object_id=obj.pk).order_by("-at", "-pk")
 
     def after_revision(self, revision):
         return self.filter(revision__gt=revision)
@@ -223,14 +224,6 @@ class Change(models.Model):
     """One language's text of a paragraph or note (or a term's name or forms) before and after one save; or a note
     added or deleted."""
 
-    class Field(models.TextChoices):
-        TEXT = "text", _("text")
-        BODY = "body", _("note")
-        NAME = "name", _("name")
-        VARIANTS = "variants", _("variants")
-        INFLECTIONS = "inflections", _("grammatical forms")
-        ANSWERS = "answers", _("answers")
-
     class Action(models.TextChoices):
         EDIT = "edit", _("edited")
         ADD = "add", _("note added")
@@ -239,17 +232,18 @@ class Change(models.Model):
     paragraph = models.ForeignKey(
         Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("paragraph")
     )
-    term = models.ForeignKey(
-        Term, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("term")
+    # Or a row of another model the write path writes (`registry`): a term, a finder question.
+    content_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("of")
     )
-    question = models.ForeignKey(
-        Question, on_delete=models.CASCADE, null=True, blank=True, related_name="changes", verbose_name=_("question")
-    )
+    object_id = models.PositiveIntegerField(_("object id"), null=True, blank=True)
+    target = GenericForeignKey("content_type", "object_id")
     note = models.ForeignKey(
         Note, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", verbose_name=_("note")
     )
     action = models.CharField(_("action"), max_length=10, choices=Action.choices, default=Action.EDIT)
-    field = models.CharField(_("field"), max_length=20, choices=Field.choices)
+    # The changed text: "text" (a paragraph's), "body" (a note's), or a registered model's field ("name", "answers").
+    field = models.CharField(_("field"), max_length=20)
     language = models.CharField(_("language"), max_length=10, choices=languages.CHOICES, blank=True)
     before = models.TextField(_("before"), blank=True)
     after = models.TextField(_("after"), blank=True)
@@ -288,16 +282,27 @@ class Change(models.Model):
         indexes = [models.Index(fields=["paragraph", "field", "language", "revision"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(paragraph__isnull=False, term__isnull=True, question__isnull=True)
-                | Q(paragraph__isnull=True, term__isnull=False, question__isnull=True)
-                | Q(paragraph__isnull=True, term__isnull=True, question__isnull=False),
-                name="change_of_a_paragraph_a_term_or_a_question",
+                condition=Q(paragraph__isnull=False, content_type__isnull=True, object_id__isnull=True)
+                | Q(paragraph__isnull=True, content_type__isnull=False, object_id__isnull=False),
+                name="change_of_a_paragraph_or_another_object",
             ),
         ]
 
     def __str__(self):
-        target = self.paragraph or self.term or self.question
+        target = self.paragraph or self.target
         return f"{target} {self.field} [{self.language}] {self.get_action_display()} r{self.revision}"
+
+    @property
+    def field_label(self):
+        """The changed text's name, as its model names it in the interface language ("text", "note", "name")."""
+        if self.content_type_id:
+            model = self.content_type.model_class()
+        else:
+            model = Note if self.note_id or self.field == "body" else Paragraph
+        try:
+            return model._meta.get_field(self.field).verbose_name
+        except FieldDoesNotExist:  # a field a later version of its model renamed: its stored name
+            return self.field
 
     @property
     def who(self):

@@ -1,32 +1,35 @@
-"""Keeping each paragraph's status per language current, and showing what changed in the English."""
+"""Each translation's status per language, kept current as a step after every batch of writes.
 
-from django.db import transaction
+A paragraph's translations follow its English; a note's follow its text in the language it was written in; another
+registered row's (a term's names, a finder question's wording) follow its English, as `registry` says. A translation
+is outdated while its source differs from `confirmed_source`, the source it was last confirmed against (by saving
+the translation, confirming it, or a minor English edit).
+"""
+
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ipgsite.caching.versions import content_changed
-from ipgsite.finder.models import Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.terms.models import Term
 
-from .models import State, Status
-
-UNKNOWN = "unknown"  # follows an older English that no release on this site holds
+from . import registry, writing
+from .models import Change, State, Status
+from .permissions import can_edit_structure, require_translate
 
 SOURCE = languages.SOURCE
 
 
 def follow(batch):
-    """Statuses follow a batch of writes (an after-write step): the edited paragraphs', and new paragraphs'
-    first ones."""
+    """Statuses follow a batch of writes (an after-write step): the edited texts', new rows' first ones, and then
+    those the writer declared (content/ says them)."""
+    user = batch.by if getattr(batch.by, "is_authenticated", False) else None
     edits, note_edits = {}, {}
     for edit in batch.edits:
         if isinstance(edit.obj, Paragraph):
             edits.setdefault(edit.obj.pk, []).append(edit)
         elif isinstance(edit.obj, Note):
             note_edits.setdefault(edit.obj.pk, set()).add(edit.language)
-    user = batch.by if getattr(batch.by, "is_authenticated", False) else None
     for paragraph in Paragraph.objects.filter(pk__in=edits).prefetch_related("statuses"):
         english = [edit for edit in edits[paragraph.pk] if edit.language == SOURCE]
         refresh_statuses(
@@ -41,17 +44,26 @@ def follow(batch):
     if batch.structure_changed or batch.everything:
         ensure_statuses()
         ensure_note_statuses()
-    follow_terms(batch, user)
-    follow_questions(batch, user)
+    for written in registry.with_statuses():
+        if written.model not in (Paragraph, Note):
+            follow_rows(written, batch, user)
+    apply_declared(batch)
 
 
-def state_for(status, text, english, source_language=SOURCE):
-    """`english` is the source's text: a paragraph's English, or a note's text in the language it was written in."""
+def state_for(status, text, source, source_language=SOURCE):
+    """`source` is the text a translation follows: a paragraph's English, a note's text in its own language."""
     if not text:
         return State.MISSING
-    if status.language != source_language and status.confirmed_source != english:
+    if status.language != source_language and status.confirmed_source != source:
         return State.OUTDATED
     return State.REVIEWED if status.reviewed_at else State.TRANSLATED
+
+
+def _renew(status, text, source, user, now):
+    """A new translation: whoever reviewed the old one, and why it had its status, no longer speak for it."""
+    status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
+    if text:
+        status.confirmed_source, status.confirmed_by, status.confirmed_at = source, user, now
 
 
 def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, user=None):
@@ -63,10 +75,7 @@ def refresh_statuses(paragraph, changed=(), english_before=None, minor=False, us
         status = existing.get(code) or Status(paragraph=paragraph, language=code, confirmed_source=english)
         text = paragraph.text_in(code)
         if code in changed:
-            # A new translation: whoever reviewed the old one, and why it had its status, no longer speak for it.
-            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
-            if text:
-                status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, now
+            _renew(status, text, english, user, now)
         elif minor and SOURCE in changed and status.confirmed_source == (english_before or ""):
             # A minor English edit keeps current translations current; outdated ones stay outdated.
             status.confirmed_source = english
@@ -80,215 +89,173 @@ def refresh_note_statuses(note, changed=(), user=None):
     existing = {status.language: status for status in Status.of_notes.filter(note=note)}
     now = timezone.now()
     for code in languages.CODES:
-        status = existing.get(code) or Status(
-            paragraph_id=note.paragraph_id, note=note, language=code, confirmed_source=source
-        )
+        status = existing.get(code) or new_status(note, code, confirmed_source=source)
         text = note.body_in(code)
         if code in changed:
-            status.reviewed_by, status.reviewed_at, status.remark = None, None, ""
-            if text:
-                status.confirmed_source, status.confirmed_by, status.confirmed_at = source, user, now
+            _renew(status, text, source, user, now)
         status.state = state_for(status, text, source, note.language)
         status.save()
 
 
-def ensure_note_statuses():
-    """Statuses for notes that have none yet in some language, taken as confirmed."""
-    have = set(Status.of_notes.values_list("note_id", "language"))
+def new_status(obj, code, **values):
+    """An unsaved status of a paragraph's, a note's or another registered row's translation into `code`."""
+    if isinstance(obj, Paragraph):
+        return Status(paragraph=obj, language=code, **values)
+    if isinstance(obj, Note):
+        return Status(paragraph_id=obj.paragraph_id, note=obj, language=code, **values)
+    return Status(target=obj, language=code, **values)
+
+
+def _ensure(objects, have, text_of, source_of_obj):
+    """Statuses, taken as confirmed, for the objects that have none yet in some language."""
     new = []
-    for note in Note.objects.all():
-        source = note.body_in(note.language)
+    for obj in objects:
+        language, source = source_of_obj(obj)
         for code in languages.CODES:
-            if (note.pk, code) not in have:
-                status = Status(paragraph_id=note.paragraph_id, note=note, language=code, confirmed_source=source)
-                status.state = state_for(status, note.body_in(code), source, note.language)
+            if (obj.pk, code) not in have:
+                status = new_status(obj, code, confirmed_source=source)
+                status.state = state_for(status, text_of(obj, code), source, language)
                 new.append(status)
     if new:
-        Status.objects.bulk_create(new, ignore_conflicts=True)
-
-
-def status_of(obj, code):
-    """The status of a paragraph's or a note's text in one language, locked for update."""
-    if isinstance(obj, Note):
-        return Status.of_notes.select_for_update().get(note=obj, language=code)
-    return Status.objects.select_for_update().get(paragraph=obj, language=code)
-
-
-def source_of(obj):
-    """(language, text) of what a translation of the paragraph or note follows."""
-    if isinstance(obj, Note):
-        return obj.language, obj.body_in(obj.language)
-    return SOURCE, obj.text_in(SOURCE)
+        Status.everything.bulk_create(new, ignore_conflicts=True)
 
 
 def ensure_statuses(paragraphs=None):
     """Statuses for paragraphs that have none yet (e.g. loaded before this app), taken as confirmed."""
     paragraphs = Paragraph.objects.all() if paragraphs is None else paragraphs
     have = set(Status.objects.filter(paragraph__in=paragraphs).values_list("paragraph_id", "language"))
-    new = []
-    for paragraph in paragraphs:
-        english = paragraph.text_in(SOURCE)
-        for code in languages.CODES:
-            if (paragraph.pk, code) not in have:
-                status = Status(paragraph=paragraph, language=code, confirmed_source=english)
-                status.state = state_for(status, paragraph.text_in(code), english)
-                new.append(status)
-    if new:
-        Status.objects.bulk_create(new, ignore_conflicts=True)
+    _ensure(paragraphs, have, lambda p, code: p.text_in(code), source_of)
 
 
-@transaction.atomic
-def confirm(obj, code, user):
-    """The translator checked the translation against the changed source: it is current again."""
-    status = status_of(obj, code)
-    source_language, source = source_of(obj)
-    status.confirmed_source = source
-    status.confirmed_by, status.confirmed_at = user, timezone.now()
-    status.remark = ""  # the translator's confirmation replaces whatever decided its status before
-    status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
-    status.save()
-    content_changed()  # the reader's page loses its lag mark
-    return status
+def ensure_note_statuses():
+    have = set(Status.of_notes.values_list("note_id", "language"))
+    _ensure(Note.objects.all(), have, lambda n, code: n.body_in(code), source_of)
 
 
-@transaction.atomic
-def mark_reviewed(obj, code, user):
-    status = status_of(obj, code)
-    source_language, source = source_of(obj)
-    status.reviewed_by, status.reviewed_at = user, timezone.now()
-    status.state = state_for(status, languages.translated(obj, writing_field(obj), code), source, source_language)
-    status.save()
-    content_changed()
-    return status
+def source_of(obj):
+    """(language, text) of what a translation of the paragraph, note or registered row follows."""
+    if isinstance(obj, Note):
+        return obj.language, obj.body_in(obj.language)
+    if isinstance(obj, Paragraph):
+        return SOURCE, obj.text_in(SOURCE)
+    return SOURCE, registry.written(obj).status_text(obj, SOURCE)
 
 
-def writing_field(obj):
-    return "body" if isinstance(obj, Note) else "text"
+def text_of(obj, code):
+    """The translation a status judges: a paragraph's text, a note's body, a registered row's compared texts."""
+    if isinstance(obj, (Paragraph, Note)):
+        return writing.text_in(obj, code)
+    return registry.written(obj).status_text(obj, code)
 
 
-# Terms: each name in each language has a status too, following the English name as a translation follows the
-# English text.
+def status_of(obj, code):
+    """The status of a paragraph's, a note's or a registered row's translation into `code`, locked for update."""
+    if isinstance(obj, Note):
+        return Status.of_notes.select_for_update().get(note=obj, language=code)
+    if isinstance(obj, Paragraph):
+        return Status.objects.select_for_update().get(paragraph=obj, language=code)
+    return Status.objects.of(obj).select_for_update().get(language=code)
 
 
-def follow_terms(batch, user=None):
-    """Statuses of the terms whose names a batch edited, and first statuses of new terms."""
+# Rows of other registered models: each language's status follows the English of the texts it compares.
+
+
+def follow_rows(written, batch, user=None):
+    """Statuses of the rows of `written.model` whose compared texts the batch edited, and new rows' first ones."""
     edited = {}
     for edit in batch.edits:
-        if isinstance(edit.obj, Term) and edit.field == "name":
-            edited.setdefault(edit.obj.pk, []).append(edit)
-    for term in Term.objects.filter(pk__in=edited).prefetch_related("statuses"):
-        english = term.name_in(SOURCE)
-        existing = {status.language: status for status in term.statuses.all()}
-        changed = {edit.language for edit in edited[term.pk]}
-        for code in languages.CODES:
-            status = existing.get(code) or Status(term=term, language=code, confirmed_source=english)
-            name = term.name_in(code)
-            if code in changed:
-                status.reviewed_by, status.reviewed_at = None, None
-                if name:
-                    status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, timezone.now()
-            status.state = state_for(status, name, english)
-            status.save()
-    if batch.terms_changed or batch.everything:
-        ensure_term_statuses()
-
-
-@transaction.atomic
-def confirm_term(term, code, user):
-    """The term's name in `code` is still right for the changed English name: it is current again."""
-    from .permissions import require_translate
-
-    require_translate(user, code)
-    status = Status.objects.select_for_update().get(term=term, language=code)
-    status.confirmed_source = term.name_in(SOURCE)
-    status.confirmed_by, status.confirmed_at = user, timezone.now()
-    status.state = state_for(status, term.name_in(code), status.confirmed_source)
-    status.save()
-    content_changed()
-    return status
-
-
-@transaction.atomic
-def review_term(term, code, user):
-    """Someone other than its translator (or an editor) checked the term's name in `code`."""
-    from django.core.exceptions import PermissionDenied
-
-    from .permissions import can_edit_structure, require_translate
-
-    require_translate(user, code)
-    status = Status.objects.select_for_update().get(term=term, language=code)
-    if status.state != State.TRANSLATED:
-        raise PermissionDenied(
-            _("%(key)s [%(language)s]: only a current name can be marked reviewed.")
-            % {"key": term.key, "language": code}
-        )
-    if status.confirmed_by_id == user.pk and not can_edit_structure(user):
-        raise PermissionDenied(
-            _("%(key)s [%(language)s]: someone other than its translator reviews a name.")
-            % {"key": term.key, "language": code}
-        )
-    status.reviewed_by, status.reviewed_at = user, timezone.now()
-    status.state = state_for(status, term.name_in(code), term.name_in(SOURCE))
-    status.save()
-    content_changed()
-    return status
-
-
-def ensure_term_statuses():
-    have = set(Status.objects.of_terms().values_list("term_id", "language"))
-    new = []
-    for term in Term.objects.all():
-        english = term.name_in(SOURCE)
-        for code in languages.CODES:
-            if (term.pk, code) not in have:
-                status = Status(term=term, language=code, confirmed_source=english)
-                status.state = state_for(status, term.name_in(code), english)
-                new.append(status)
-    if new:
-        Status.objects.bulk_create(new, ignore_conflicts=True)
-
-
-# Finder questions: a question's wording (its text and its answers) in each language has a status too, following the
-# English wording.
-
-
-def wording(question, code):
-    """The question and its answers in one language, as its status compares them; '' unless both are there."""
-    text, answers = question.text_in(code), languages.translated(question, "answers", code)
-    return f"{text}\n{answers}" if text and answers else ""
-
-
-def follow_questions(batch, user=None):
-    """Statuses of the questions whose wording a batch edited, and first statuses of new questions."""
-    edited = {}
-    for edit in batch.edits:
-        if isinstance(edit.obj, Question):
+        if isinstance(edit.obj, written.model) and edit.field in written.compared_fields:
             edited.setdefault(edit.obj.pk, set()).add(edit.language)
-    for question in Question.objects.filter(pk__in=edited).prefetch_related("statuses"):
-        english = wording(question, SOURCE)
-        existing = {status.language: status for status in question.statuses.all()}
+    now = timezone.now()
+    for obj in written.model.objects.filter(pk__in=edited).prefetch_related("statuses"):
+        english = written.status_text(obj, SOURCE)
+        existing = {status.language: status for status in obj.statuses.all()}
         for code in languages.CODES:
-            status = existing.get(code) or Status(question=question, language=code, confirmed_source=english)
-            text = wording(question, code)
-            if code in edited[question.pk]:
-                status.reviewed_by, status.reviewed_at = None, None
-                if text:
-                    status.confirmed_source, status.confirmed_by, status.confirmed_at = english, user, timezone.now()
+            status = existing.get(code) or new_status(obj, code, confirmed_source=english)
+            text = written.status_text(obj, code)
+            if code in edited[obj.pk]:
+                _renew(status, text, english, user, now)
             status.state = state_for(status, text, english)
             status.save()
-    if batch.finder_changed or batch.everything:
-        ensure_question_statuses()
+    if batch.everything or written.model in batch.restructured:
+        have = set(Status.objects.of_model(written.model).values_list("object_id", "language"))
+        _ensure(written.model.objects.all(), have, written.status_text, source_of)
 
 
-def ensure_question_statuses():
-    have = set(Status.objects.of_questions().values_list("question_id", "language"))
-    new = []
-    for question in Question.objects.all():
-        english = wording(question, SOURCE)
-        for code in languages.CODES:
-            if (question.pk, code) not in have:
-                status = Status(question=question, language=code, confirmed_source=english)
-                status.state = state_for(status, wording(question, code), english)
-                new.append(status)
-    if new:
-        Status.objects.bulk_create(new, ignore_conflicts=True)
+# Statuses a writer declares: content/ says which translations follow an older source, and which were reviewed.
+
+
+def apply_declared(batch):
+    """Make each declared status so, after the edits' own: except where this batch changed the translation's source
+    (a paragraph's English, a note's original, a term's English name), whose translations keep the status the change
+    gave them (outdated, following the source before), and only take the remark."""
+    if not batch.declared_statuses:
+        return
+    changed_sources = {
+        (type(edit.obj), edit.obj.pk)
+        for edit in batch.edits
+        if edit.action == Change.Action.EDIT and edit.before and edit.language == source_of(edit.obj)[0]
+    }
+    now = timezone.now()
+    for (obj, code), declared in batch.declared_statuses.items():
+        existing = _stored_status(obj, code)
+        status = existing or new_status(obj, code)
+        if (type(obj), obj.pk) in changed_sources:
+            if existing and status.remark != declared.remark:
+                status.remark = declared.remark
+                status.save(update_fields=["remark"])
+            continue
+        language, source = source_of(obj)
+        before = (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark)
+        status.remark = declared.remark
+        status.confirmed_source = source if declared.follows is None else declared.follows
+        if declared.reviewed and status.reviewed_at is None:
+            status.reviewed_at = now
+        elif not declared.reviewed:
+            status.reviewed_by, status.reviewed_at = None, None
+        status.state = state_for(status, text_of(obj, code), source, language)
+        if before != (status.pk, status.confirmed_source, status.reviewed_at is not None, status.state, status.remark):
+            status.save()
+
+
+def _stored_status(obj, code):
+    if isinstance(obj, Note):
+        return Status.of_notes.filter(note=obj, language=code).first()
+    if isinstance(obj, Paragraph):
+        return Status.objects.filter(paragraph=obj, language=code).first()
+    return Status.objects.of(obj).filter(language=code).first()
+
+
+# A translator's own say: a translation still right for its changed source, or reviewed by someone else.
+
+
+def confirm(obj, code, user):
+    """The translator checked the translation against its changed source: it is current again."""
+    require_translate(user, code)
+    with writing.batch(user) as batch:
+        status = status_of(obj, code)
+        source_language, source = source_of(obj)
+        status.confirmed_source = source
+        status.confirmed_by, status.confirmed_at = user, timezone.now()
+        status.remark = ""  # the translator's confirmation replaces whatever decided its status before
+        status.state = state_for(status, text_of(obj, code), source, source_language)
+        status.save()
+        batch.statuses_changed = True  # the reader's page loses its lag mark
+    return status
+
+
+def mark_reviewed(obj, code, user):
+    """Someone other than its translator (or an editor) checked a current translation."""
+    require_translate(user, code)
+    with writing.batch(user) as batch:
+        status = status_of(obj, code)
+        if status.state != State.TRANSLATED:
+            raise PermissionDenied(_("Only a current translation can be marked reviewed."))
+        if status.confirmed_by_id == user.pk and not can_edit_structure(user):
+            raise PermissionDenied(_("Someone other than its translator reviews a translation."))
+        source_language, source = source_of(obj)
+        status.reviewed_by, status.reviewed_at = user, timezone.now()
+        status.state = state_for(status, text_of(obj, code), source, source_language)
+        status.save()
+        batch.statuses_changed = True
+    return status

@@ -11,25 +11,20 @@ import contextvars
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ipgsite.finder.models import Example, Outcome, Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, FormerKey, Note, Paragraph, Section
-from ipgsite.terms.models import Term
 
-from . import after_write
+from . import after_write, registry
 from .models import Change
 from .permissions import can_edit_structure, require_structure, require_translate
 
 MAX_LENGTH = 20_000
-TEXT_FIELD = {Paragraph: "text", Note: "body", Term: "name", Question: "text"}
-# A term's translated fields: its name, and its other forms one per line.
-TERM_FIELDS = ("name", "variants", "inflections")
-# A finder question's translated fields: the question, and its answers one per line.
-QUESTION_FIELDS = ("text", "answers")
+NAMES = (Section, Alias, Chapter)  # a change to one of these may change how any text mentions a section
 
 
 class ContentFiles:
@@ -85,7 +80,7 @@ class Edit:
     after: str
     action: str = Change.Action.EDIT
     minor: bool = False
-    field: str = ""  # a term's field ("name", "variants", "inflections"); "" for a paragraph's text or a note's body
+    field: str = ""  # the text's field: "text" (a paragraph's), "body" (a note's), "name" (a term's)…
 
 
 @dataclass
@@ -94,39 +89,60 @@ class Batch:
 
     by: object
     edits: list = field(default_factory=list)
-    names_changed: bool = False  # a title, number or alias: any text may mention a section differently now
-    terms_changed: bool = False  # a term added, deleted or changed: any text may use the terms differently now
-    finder_changed: bool = False  # a finder question or outcome added, deleted or restructured
-    structure_changed: bool = False  # sections, paragraphs, parts, order, notes added or deleted
+    restructured: set = field(default_factory=set)  # models whose rows were added, deleted or changed besides texts
+    structure_changed: bool = False  # sections, paragraphs, parts, order, notes, terms… added, deleted or changed
     everything: bool = False  # a load from content files: derive everything again
     touched_paragraph_ids: set = field(default_factory=set)  # paragraphs whose key, part or order changed
     moved_note_ids: set = field(default_factory=set)  # notes moved to another paragraph
+    statuses_changed: bool = False  # a translation confirmed or reviewed: pages show its status
+    releases_changed: bool = False  # a release published, loaded or replaced: pages name the newest release
+    # {(object, language): Declared}: statuses the writer states (content/ says them), not derived from the edits
+    declared_statuses: dict = field(default_factory=dict)
+
+    def ids_of(self, model):
+        """The ids of the rows of `model` whose texts this batch edited."""
+        return {e.obj.pk for e in self.edits if isinstance(e.obj, model)}
 
     @property
     def paragraph_ids(self):
-        return {e.obj.pk for e in self.edits if isinstance(e.obj, Paragraph)}
+        return self.ids_of(Paragraph)
 
     @property
     def note_ids(self):
-        return {e.obj.pk for e in self.edits if isinstance(e.obj, Note)}
+        return self.ids_of(Note)
 
     @property
-    def term_ids(self):
-        return {e.obj.pk for e in self.edits if isinstance(e.obj, Term)}
+    def names_changed(self):
+        """A title, number or alias changed: any text may mention a section differently now."""
+        return bool(self.restructured.intersection(NAMES))
 
-    @property
-    def question_ids(self):
-        return {e.obj.pk for e in self.edits if isinstance(e.obj, Question)}
+    def changed(self, model):
+        """Whether rows of `model` were added, deleted or restructured, or had a text edited (or everything was)."""
+        return self.everything or model in self.restructured or bool(self.ids_of(model))
+
+    def declare_status(self, obj, code, declared):
+        self.declared_statuses[obj, code] = declared
 
     def __bool__(self):
-        return (
-            bool(self.edits)
-            or self.names_changed
-            or self.terms_changed
-            or self.finder_changed
+        return bool(
+            self.edits
+            or self.restructured
             or self.structure_changed
             or self.everything
+            or self.statuses_changed
+            or self.releases_changed
+            or self.declared_statuses
         )
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A translation's status as a writer states it: the source it follows (None: the current one; "": an older one
+    that no release holds), whether someone other than its translator reviewed it, and why (a remark)."""
+
+    follows: str | None = None
+    reviewed: bool = False
+    remark: str = ""
 
 
 _batch = contextvars.ContextVar("batch", default=None)
@@ -182,33 +198,6 @@ def _user(by):
     return None if by is CONTENT_FILES else by
 
 
-def clean_form(text, field):
-    """A term's name (one line, at most its column's length) or its forms (one per line, each once)."""
-    text = clean_text(text)
-    if field == "name":
-        if "\n" in text:
-            raise ValidationError(_("A term's name is one line; put other forms under its variants."))
-        limit = Term._meta.get_field("name").max_length
-        if len(text) > limit:
-            raise ValidationError(_("A term's name has at most %(max)d characters.") % {"max": limit})
-        return text
-    return "\n".join(dict.fromkeys(line.strip() for line in text.split("\n") if line.strip()))
-
-
-def clean_wording(text, field, question):
-    """A finder question (one paragraph of plain text) or its answers (one line per answer, all or none)."""
-    text = clean_text(text)
-    if field == "text":
-        return text
-    lines = [line.strip() for line in text.split("\n")] if text else []
-    if lines and (len(lines) != len(question.choices) or not all(lines)):
-        raise ValidationError(
-            _("Write one answer per line, %(count)d lines in the order the answers show.")
-            % {"count": len(question.choices)}
-        )
-    return "\n".join(lines)
-
-
 def clean_text(text):
     """What a textarea sends, as stored: LF line ends, no surrounding blank space, no NUL, not too long."""
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -243,16 +232,16 @@ def parse_revision(value):
 
 def text_in(obj, code, field=None):
     """A paragraph's text, a note's body or a term's name (or `field`) in one language, '' where it is missing."""
-    return languages.translated(obj, field or TEXT_FIELD[type(obj)], code)
+    return languages.translated(obj, field or registry.written(obj).default_field, code)
 
 
 def text_column(obj_or_model, code, field=None):
-    model = obj_or_model if isinstance(obj_or_model, type) else type(obj_or_model)
-    return languages.column(field or TEXT_FIELD[model], code)
+    return languages.column(field or registry.written(obj_or_model).default_field, code)
 
 
 def changed_since(obj, code, revision, field=None):
     """The changes to this text made after `revision`, oldest first."""
+    field = field or registry.written(obj).default_field
     return Change.objects.of_text(obj, code, field).after_revision(revision).order_by("revision", "pk")
 
 
@@ -273,13 +262,14 @@ def note_data(note):
 
 def _record(obj, edit, by, reverting):
     paragraph_id = obj.paragraph_id if isinstance(obj, Note) else obj.pk if isinstance(obj, Paragraph) else None
+    other = paragraph_id is None
     Change.objects.create(
         paragraph_id=paragraph_id,
         note=obj if isinstance(obj, Note) and edit.action != Change.Action.DELETE else None,
-        term=obj if isinstance(obj, Term) else None,
-        question=obj if isinstance(obj, Question) else None,
+        content_type=ContentType.objects.get_for_model(obj) if other else None,
+        object_id=obj.pk if other else None,
         action=edit.action,
-        field=edit.field or TEXT_FIELD[type(obj)],
+        field=edit.field or registry.written(obj).default_field,
         language=edit.language,
         before=edit.before,
         after=edit.after,
@@ -302,19 +292,9 @@ def check_text(obj, code, text, by, base_revision, minor=False, field=None):
     """
     _require_language(_writer(by), code)
     check_minor(by, code, minor)
-    if isinstance(obj, Term):
-        field = field or "name"
-        if field not in TERM_FIELDS:
-            raise ValueError(f"A term has no field {field!r}.")
-        text = clean_form(text, field)
-    elif isinstance(obj, Question):
-        field = field or "text"
-        if field not in QUESTION_FIELDS:
-            raise ValueError(f"A finder question has no field {field!r}.")
-        text = clean_wording(text, field, obj)
-    else:
-        field = None
-        text = clean_text(text)
+    field = _field(obj, field)
+    written = registry.written(obj)
+    text = written.clean(obj, field, text) if written.clean else clean_text(text)
     if base_revision is None:
         raise ValidationError(_("The form does not say which version you started from; reload the page and try again."))
     theirs = text_in(obj, code, field)
@@ -336,49 +316,39 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
     Returns True if it saved, False if there was nothing to save. Raises PermissionDenied, ValidationError or
     Conflict; a conflict leaves the stored text as it is.
     """
-    field = (field or "name") if isinstance(obj, Term) else (field or "text") if isinstance(obj, Question) else None
+    field = _field(obj, field)
     with batch(by) as current:
         obj = type(obj).objects.select_for_update().get(pk=obj.pk)
         text = check_text(obj, code, text, by, base_revision, minor, field=field)
         if text is None:
             return False
-        if field == "name" and text:
-            refuse_shared_name(obj, code, text)
-        if field == "name" and not text:
-            refuse_nameless([obj.name_in(other) for other in languages.others(code)])
+        written = registry.written(obj)
+        if written.check:
+            written.check(obj, field, code, text)
         edit = Edit(
             obj=obj,
             language=code,
             before=text_in(obj, code, field),
             after=text,
             minor=check_minor(by, code, minor),
-            field=field or "",
+            field=field,
         )
-        setattr(obj, text_column(obj, code, field), text or None)
+        column = text_column(obj, code, field)
+        setattr(obj, column, text or None)
         obj.revision += 1
-        obj.save(update_fields=[text_column(obj, code, field), "revision"])
+        obj.save(update_fields=[column, "revision"])
         _record(obj, edit, current.by, reverting)
         current.edits.append(edit)
     return True
 
 
-def refuse_nameless(names):
-    """A term keeps at least one name: `names` are the names it would have left."""
-    if not any(names):
-        raise ValidationError(_("A term keeps at least one name; an editor deletes a term that has none."))
-
-
-def refuse_shared_name(term, code, name):
-    """Two terms never share a name in one language: a reader could not tell which one a text means.
-
-    `term` is the term named, or None for a term not yet saved."""
-    column = text_column(Term, code, "name")
-    others = Term.objects.exclude(pk=term.pk) if term is not None else Term.objects.all()
-    other = others.filter(**{f"{column}__iexact": name}).first()
-    if other is not None:
-        raise ValidationError(
-            _("%(name)s is already the name of the term %(other)s.") % {"name": name, "other": other.key}
-        )
+def _field(obj, field):
+    """The field a write names, or the model's default; ValueError for one the model does not write."""
+    written = registry.written(obj)
+    field = field or written.default_field
+    if field not in written.fields:
+        raise ValueError(f"The write path writes no field {field!r} of {type(obj).__name__}.")
+    return field
 
 
 # Notes
@@ -467,12 +437,9 @@ def save_structure(obj, values, *, by):
 
     A translated field (a title) needs the right to its language; every other field needs an editor.
     """
-    if isinstance(obj, Paragraph) and any(name.startswith("text") for name in values):
-        raise ValueError("A paragraph's text changes through write_text.")
-    if isinstance(obj, Term) and any(name.startswith(TERM_FIELDS) for name in values):
-        raise ValueError("A term's names and forms change through write_text.")
-    if isinstance(obj, Question) and any(name.startswith(QUESTION_FIELDS) for name in values):
-        raise ValueError("A finder question's wording changes through write_text.")
+    texts = registry.written(obj).fields if registry.is_written(obj) else ()
+    if texts and any(name.startswith(texts) for name in values):
+        raise ValueError(f"The texts of {type(obj).__name__} ({', '.join(texts)}) change through write_text.")
     with batch(by) as current:
         stored = type(obj).objects.select_for_update().get(pk=obj.pk) if obj.pk else obj
         changed = {name: value for name, value in values.items() if obj.pk is None or getattr(stored, name) != value}
@@ -493,12 +460,9 @@ def save_structure(obj, values, *, by):
         stored.save()
         if renamed_from:
             _keep_former_key(stored, renamed_from)
-        if isinstance(stored, (Section, Alias, Chapter)):
-            current.names_changed = True
+        current.restructured.add(type(stored))
         if isinstance(stored, Paragraph):
             current.touched_paragraph_ids.add(stored.pk)
-        current.terms_changed |= isinstance(stored, Term)
-        current.finder_changed |= isinstance(stored, (Question, Outcome, Example))
         current.structure_changed = True
     return stored
 
@@ -546,7 +510,5 @@ def delete(obj, *, by):
     with batch(by) as current:
         _require_structure(current.by)
         type(obj).objects.filter(pk=obj.pk).delete()
-        current.names_changed |= isinstance(obj, (Section, Alias, Chapter))
-        current.terms_changed |= isinstance(obj, Term)
-        current.finder_changed |= isinstance(obj, (Question, Outcome, Example))
+        current.restructured.add(type(obj))
         current.structure_changed = True

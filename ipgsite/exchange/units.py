@@ -54,7 +54,7 @@ def units(source, target, section=None):
         notes.setdefault(note.paragraph_id, []).append(note)
     states = {
         (s.paragraph_id, s.note_id): s.state
-        for s in Status.everything.in_language(target).filter(paragraph__in=paragraphs, term__isnull=True)
+        for s in Status.everything.in_language(target).filter(paragraph__in=paragraphs)
     }
     for paragraph in paragraphs:
         number = paragraph.section.number

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ipgsite.editing.permissions import require_translate
 from ipgsite.editing.writing import Conflict
-from ipgsite.workspace.views import _context, translators_only
+from ipgsite.workspace.views import page_context, translators_only
 
 from .glossary import export_glossary
 from .pairs import PairError, filename, pair
@@ -61,7 +61,7 @@ def upload(request):
             problems, status = [_("Someone saved a text of this file meanwhile; upload it again.")], 409
         if report is not None and report.refused:
             status = 409
-    context = _context(
+    context = page_context(
         request, title=_("XLIFF import"), name=getattr(upload, "name", ""), problems=problems, report=report
     )
     return render(request, "exchange/report.html", context, status=status)

@@ -5,6 +5,7 @@ its `text` and its `answers` (one label per line, in the order of `choices`) hav
 only through `editing.writing`, like paragraphs: with statuses, history, rights and the lost-update check.
 """
 
+from django.contrib.contenttypes.fields import GenericRelation
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -35,6 +36,9 @@ class Question(models.Model):
     choices = models.JSONField(default=list, verbose_name=_("choices"))
     cites = models.JSONField(default=list, verbose_name=_("cites"))
     revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
+    # Written through ipgsite.editing (finder/editing.py): the wording's status per language, and the history.
+    statuses = GenericRelation("translations.Status", related_query_name="question")
+    changes = GenericRelation("translations.Change", related_query_name="question")
 
     class Meta:
         ordering = ["order", "key"]

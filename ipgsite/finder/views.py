@@ -75,7 +75,7 @@ def worked_examples(graph, codes, query):
     return found
 
 
-def _wording(text, code):
+def wording(text, code):
     """The site's wording in the page's language, or in another language marked with its `lang`."""
     if text(code):
         return {"text": text(code), "lang": languages.html_lang(code), "missing": False}
@@ -101,8 +101,8 @@ def step(request, answers=""):
         question = taken.question
         back.append(
             {
-                "question": _wording(question.text_in, code),
-                "answer": _wording(lambda c, q=question, i=taken.index: q.answers_in(c)[i], code),
+                "question": wording(question.text_in, code),
+                "answer": wording(lambda c, q=question, i=taken.index: q.answers_in(c)[i], code),
                 "href": step_url(taken.before) + query,
             }
         )
@@ -128,7 +128,7 @@ def step(request, answers=""):
             ruled_out=[
                 {
                     "section": r.section,
-                    "question": _wording(r.taken.question.text_in, code),
+                    "question": wording(r.taken.question.text_in, code),
                     "href": step_url(r.taken.before) + query,
                     "citations": cited_paragraphs(r.taken.question.cites),
                 }
@@ -138,10 +138,10 @@ def step(request, answers=""):
     else:
         context.update(
             page_title=node.text_in(code) or node.text_en,
-            question=_wording(node.text_in, code),
+            question=wording(node.text_in, code),
             answers=[
                 {
-                    "label": _wording(lambda c, i=i: node.answers_in(c)[i], code),
+                    "label": wording(lambda c, i=i: node.answers_in(c)[i], code),
                     "href": step_url((*keys, choice["key"])) + query,
                 }
                 for i, choice in enumerate(node.choices)

@@ -79,4 +79,4 @@ class ReleaseAdmin(TabbedTranslationAdmin):
         if change:
             obj.save()
         else:
-            publish_release(obj)
+            publish_release(obj, by=request.user)

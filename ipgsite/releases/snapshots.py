@@ -8,9 +8,8 @@ import difflib
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from django.db import transaction
-
-from ipgsite.caching.versions import content_changed, releases_changed
+from ipgsite.editing import writing
+from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg import languages
 from ipgsite.ipg.documents import documents_from_database
 
@@ -48,7 +47,6 @@ def store(release, state):
         FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
         for number, (order, content) in state.items()
     )
-    releases_changed()
 
 
 def check_newer(date):
@@ -60,22 +58,24 @@ def check_newer(date):
         )
 
 
-@transaction.atomic
-def publish_release(release):
-    """Save the unsaved `release` with the working text frozen in it, and what it changed."""
+def publish_release(release, by=CONTENT_FILES):
+    """Save the unsaved `release` with the working text frozen in it, and what it changed, as `by` (a signed-in
+    editor, or the content files for the command line)."""
     from .changes import record_changes
 
-    check_newer(release.date)
-    release.save()
-    store(release, working_text())
-    record_changes()
-    content_changed()  # pages name the newest release, and readers' offline copies are saved again
+    with writing.batch(by) as batch:
+        check_newer(release.date)
+        release.save()
+        store(release, working_text())
+        record_changes()
+        # Pages name the newest release, and readers' offline copies are saved again.
+        batch.releases_changed = True
     return release
 
 
-def publish(date, title=""):
+def publish(date, title="", by=CONTENT_FILES):
     """Publish the working text as the release effective on `date`; it must be newer than every release."""
-    return publish_release(Release(date=date, title_en=title or ""))
+    return publish_release(Release(date=date, title_en=title or ""), by=by)
 
 
 def state_of(release):

@@ -4,77 +4,39 @@ Every save goes through `editing.writing`, as for paragraphs: rights judged by w
 check, a revision, the history (shown on the term's page) and each name's status.
 """
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ipgsite.editing import statuses, writing
-from ipgsite.editing.admin import ContentAdmin, WrittenForm, _conflict_message, status_by_language
-from ipgsite.editing.models import Change
+from ipgsite.editing import statuses
+from ipgsite.editing.admin import ContentAdmin, WrittenForm, history_list, status_by_language, written_columns
 from ipgsite.editing.permissions import translatable_languages
 from ipgsite.ipg import languages
 from ipgsite.ipg.admin import ReadOnlyAdmin
 
+from .editing import refuse_nameless, refuse_shared_name
 from .models import Occurrence, Term
 
 
-def term_columns():
-    """{column: (field, language)} of a term's names, variants and inflections."""
-    return {languages.column(name, code): (name, code) for name in writing.TERM_FIELDS for code in languages.CODES}
-
-
 class TermForm(WrittenForm):
-    def clean(self):
-        cleaned = forms.ModelForm.clean(self)
-        stored = Term.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
-        base = cleaned.get("base_revision")
-        conflicts = False
-        for column, (field, code) in term_columns().items():
-            if column not in self.fields or column not in cleaned:
-                continue
-            posted = cleaned.get(column) or ""
-            try:
-                if stored is None:
-                    cleaned[column] = writing.clean_form(posted, field)
-                    continue
-                text = writing.check_text(
-                    stored, code, posted, self.user, base if base is not None else stored.revision, field=field
-                )
-            except writing.Conflict as conflict:
-                conflicts = True
-                self.add_error(column, _conflict_message(conflict))
-                continue
-            except ValidationError as error:
-                self.add_error(column, error)
-                continue
-            cleaned[column] = writing.text_in(stored, code, field) if text is None else text
-        self._check_names(stored, cleaned)
-        if conflicts:
-            self.data = self.data.copy()
-            self.data[self.add_prefix("base_revision")] = stored.revision
-        return cleaned
-
-    def _check_names(self, stored, cleaned):
+    def check_texts(self, stored, cleaned):
         """The names as this save would leave them: none shared with another term, and at least one."""
         names = {}
-        for column, (field, code) in term_columns().items():
+        for column, (field, code) in written_columns(Term).items():
             if field != "name":
                 continue
             if column in self.fields and column not in self.errors:
                 names[column] = cleaned.get(column) or ""
                 if names[column] and names[column] != ((stored.name_in(code) or "") if stored else ""):
                     try:
-                        writing.refuse_shared_name(stored, code, names[column])
+                        refuse_shared_name(stored, code, names[column])
                     except ValidationError as error:
                         self.add_error(column, error)
             else:
                 names[column] = (stored.name_in(code) or "") if stored else ""
         try:
-            writing.refuse_nameless(names.values())
+            refuse_nameless(names.values())
         except ValidationError as error:
             cleared = [c for c in names if c in self.fields and c not in self.errors and not names[c]]
             self.add_error(cleared[0] if cleared else None, error)
@@ -88,7 +50,7 @@ def _status_action(step, code):
                 step(term, code, request.user)
                 done += 1
             except PermissionDenied as refused:
-                messages.error(request, str(refused))
+                messages.error(request, f"{term.key} [{code}]: {refused}")
         if done:
             messages.success(request, _("%(count)d names changed status.") % {"count": done})
 
@@ -125,39 +87,13 @@ class TermAdmin(ContentAdmin):
 
     @admin.display(description=gettext_lazy("history"))
     def history(self, term):
-        if not term.pk:
-            return "—"
-        changes = Change.objects.of_term(term).select_related("user")[:50]
-        if not changes:
-            return "—"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
-                '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
-                'formnovalidate class="button">{}</button></li>',
-                (
-                    (
-                        change.at.strftime("%Y-%m-%d %H:%M"),
-                        change.who,
-                        change.field,
-                        change.language,
-                        change.before or "—",
-                        change.after or "—",
-                        reverse("workspace:revert", args=[change.pk]),
-                        _("Revert"),
-                    )
-                    for change in changes
-                ),
-            ),
-        )
+        return history_list(term)
 
     def get_actions(self, request):
         """Per language the user translates: confirm names after an English change, and mark names reviewed."""
         actions = super().get_actions(request)
         for code in translatable_languages(request.user):
-            for verb, step in (("confirm", statuses.confirm_term), ("review", statuses.review_term)):
+            for verb, step in (("confirm", statuses.confirm), ("review", statuses.mark_reviewed)):
                 name = f"{verb}_{languages.field_suffix(code)}"
                 label = (
                     _("Confirm the %(language)s names (still right for the English)")
@@ -166,9 +102,6 @@ class TermAdmin(ContentAdmin):
                 ) % {"language": languages.name(code)}
                 actions[name] = (_status_action(step, code), name, label)
         return actions
-
-    def written_columns(self):
-        return term_columns()
 
 
 @admin.register(Occurrence)

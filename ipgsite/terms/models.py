@@ -1,5 +1,6 @@
 """The IPG's termbase: infraction names, game terms and card names in each language, and where the text uses them."""
 
+from django.contrib.contenttypes.fields import GenericRelation
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -78,6 +79,10 @@ class Term(models.Model):
     revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
 
     objects = TermQuerySet.as_manager()
+
+    # Written through ipgsite.editing (terms/editing.py): each name's status per language, and the history.
+    statuses = GenericRelation("translations.Status", related_query_name="term")
+    changes = GenericRelation("translations.Change", related_query_name="term")
 
     class Meta:
         ordering = ["order", "key"]

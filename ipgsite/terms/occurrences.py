@@ -73,7 +73,7 @@ def refind(paragraph_ids=(), note_ids=()):
 def follow(batch):
     """Occurrences follow a batch of writes (an after-write step): all of them when terms changed, else the edited
     texts' and those of the notes moved to another paragraph (an occurrence names its paragraph)."""
-    if batch.everything or batch.terms_changed or batch.term_ids:
+    if batch.changed(Term):
         rebuild_occurrences()
     elif batch.paragraph_ids or batch.note_ids or batch.moved_note_ids:
         refind(batch.paragraph_ids, batch.note_ids | batch.moved_note_ids)

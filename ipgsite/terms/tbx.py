@@ -285,7 +285,6 @@ def import_entries(entries, by):
                         changed |= writing.write_text(
                             term, code, value, by=by, base_revision=writing.LATEST, field=name
                         )
-                        term.refresh_from_db()
             key = "created" if created else "updated" if changed else "unchanged"
             stats[key] += 1
     return stats

@@ -52,7 +52,7 @@ def translators_only(view):
     return checked
 
 
-def _context(request, **values):
+def page_context(request, **values):
     return {**admin.site.each_context(request), **values}
 
 
@@ -135,7 +135,7 @@ def dashboard(request):
         status = next_needing_work([code])
         if status:
             first_needing_work[code] = status
-    context = _context(
+    context = page_context(
         request,
         title=_("Translations"),
         rows=rows,
@@ -341,7 +341,7 @@ def translate(request, number, code):
     formset = ItemFormSet(items=_all_items(items), user=request.user, code=code)  # what the page now shows
     for item, form in zip(_all_items(items), formset, strict=True):
         item.form = form
-    context = _context(
+    context = page_context(
         request,
         title=_("Translate %(number)s into %(language)s")
         % {"number": section.number, "language": languages.name(code)},
@@ -552,7 +552,7 @@ def interface_language(request):
     if request.method == "POST" and form.is_valid():
         form.save()
         return HttpResponseRedirect(reverse("workspace:dashboard"))
-    context = _context(request, title=_("Interface language"), form=form)
+    context = page_context(request, title=_("Interface language"), form=form)
     return render(request, "workspace/interface_language.html", context, status=400 if form.errors else 200)
 
 
@@ -582,7 +582,7 @@ def paragraph_history(request, number, key):
         )
         for change in changes
     ]
-    context = _context(
+    context = page_context(
         request,
         title=_("History of %(number)s #%(key)s") % {"number": section.number, "key": key},
         section=section,
@@ -609,10 +609,9 @@ def revert_change(request, change_id):
         messages.success(
             request, _("Reverted: the text is as it was before that change, and the revert is in the history.")
         )
-    if change.term_id:
-        return HttpResponseRedirect(reverse("admin:terms_term_change", args=[change.term_id]))
-    if change.question_id:
-        return HttpResponseRedirect(reverse("admin:finder_question_change", args=[change.question_id]))
+    if change.content_type_id:  # a term's or a finder question's change: back to its admin page
+        ct = change.content_type
+        return HttpResponseRedirect(reverse(f"admin:{ct.app_label}_{ct.model}_change", args=[change.object_id]))
     paragraph = change.paragraph
     return HttpResponseRedirect(reverse("workspace:history", args=[paragraph.section.number, paragraph.key]))
 
@@ -681,7 +680,7 @@ def import_text(request, number):
                     )
                     return HttpResponseRedirect(reverse("workspace:dashboard"))
                 proposal = alignment.propose_section(section, raw, cjk)
-    context = _context(
+    context = page_context(
         request,
         title=_("Import text into %(number)s") % {"number": section.number},
         section=section,

@@ -3,11 +3,13 @@
 from django import template
 from django.utils.translation import get_language
 
+from ipgsite.editing.models import State, Status
 from ipgsite.ipg import languages
 
 from ..graph import Graph, step_url
 from ..matching import matching_steps
-from ..views import _wording
+from ..models import Question
+from ..views import wording
 
 register = template.Library()
 
@@ -26,8 +28,8 @@ def finder_steps_to(section):
             ends.append(
                 {
                     "href": step_url(answers),
-                    "question": _wording(last.question.text_in, code),
-                    "answer": _wording(lambda c, q=last.question, i=last.index: q.answers_in(c)[i], code),
+                    "question": wording(last.question.text_in, code),
+                    "answer": wording(lambda c, q=last.question, i=last.index: q.answers_in(c)[i], code),
                 }
             )
     return {"ends": ends, "section": section, "start_url": step_url(())}
@@ -37,19 +39,15 @@ def finder_steps_to(section):
 def finder_matches(text):
     """On the search page: the finder's questions matching the query, each linked to its step."""
     code = get_language()
-    steps = [
-        {"href": step_url(m.answers), "question": _wording(m.question.text_in, code)} for m in matching_steps(text)
-    ]
+    steps = [{"href": step_url(m.answers), "question": wording(m.question.text_in, code)} for m in matching_steps(text)]
     return {"steps": steps, "start_url": step_url(())}
 
 
 @register.inclusion_tag("finder/dashboard.html")
 def finder_wording_counts():
     """On the translators' dashboard: the finder's questions by status in each language, and where to word them."""
-    from ipgsite.editing.models import State, Status
-
     counts = {}
-    for code, state in Status.objects.of_questions().values_list("language", "state"):
+    for code, state in Status.objects.of_model(Question).values_list("language", "state"):
         counts.setdefault(code, {}).setdefault(state, 0)
         counts[code][state] += 1
     columns = [

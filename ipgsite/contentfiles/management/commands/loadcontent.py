@@ -2,14 +2,15 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
+from ipgsite.editing import writing
+from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.releases.models import parse_date
 
 from ...finder import load_finder, read_finder
 from ...releases import load_releases, read_releases
 from ...sections import load_documents, read_content
-from ...statuses import check_statuses, load_statuses
+from ...statuses import check_statuses, declare_statuses
 from ...terms import load_terms, read_terms
 from ...toml import ContentError
 
@@ -55,10 +56,11 @@ class Command(BaseCommand):
         except ContentError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
         try:
-            with transaction.atomic():
-                stats, sources_changed = load_documents(chapters, sections)
+            # One batch of writes: what the texts set off (statuses, links, the index…) is derived once, at its end.
+            with writing.batch(CONTENT_FILES, everything=True) as batch:
+                stats = load_documents(chapters, sections)
                 load_releases(directory, replace=replace)
-                load_statuses(sections, sources_changed, content_dir=directory)
+                declare_statuses(batch, sections, content_dir=directory)
                 term_stats = load_terms(terms)
                 finder_stats = load_finder(graph)
         except ContentError as exc:
