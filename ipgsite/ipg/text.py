@@ -1,0 +1,82 @@
+"""Text as every app reads it: the characters of Chinese and Japanese.
+
+This is the core (`ipgsite.ipg`): it imports no other app of the site, and the apps that find things in the text
+(cross-links, terms, search, the finder, the importer, release diffs, the preview pictures) take from here what
+they share, rather than each keeping its own copy.
+"""
+
+import re
+
+# Chinese and Japanese characters ------------------------------------------------------------------------------------
+#
+# Ranges of code points, to be put in a regular expression's character class (f"[{HAN}]"). Every CJK range the site
+# uses is defined here and nowhere else (tests/test_spans.py checks): an app that needs another set composes it
+# from these pieces. The pieces follow Unicode's blocks; where a caller needs letters only, the pieces name the
+# letters, the marks and the punctuation of a block apart.
+
+# Han: the ideographs Chinese and Japanese share.
+HAN_EXTENSION_A = "\u3400-\u4dbf"  # CJK Unified Ideographs Extension A
+YIJING = "\u4dc0-\u4dff"  # Yijing hexagram symbols: not Han, but between Extension A and the unified block
+HAN_UNIFIED = "\u4e00-\u9fff"  # CJK Unified Ideographs: 一 … 鿿
+HAN_COMPATIBILITY = "\uf900-\ufaff"  # CJK Compatibility Ideographs
+HAN_SUPPLEMENTARY = "\U00020000-\U0003ffff"  # planes 2 and 3: Extensions B and later, the compatibility supplement
+HAN_BMP = HAN_EXTENSION_A + HAN_UNIFIED + HAN_COMPATIBILITY
+HAN = HAN_BMP + HAN_SUPPLEMENTARY
+ITERATION_MARK = "\u3005"  # 々, which repeats the Han character before it
+IDEOGRAPHIC_LETTERS = ITERATION_MARK + "\u3006\u3007"  # 々 〆 〇: letters among the CJK punctuation
+
+# Kana: the Japanese syllabaries.
+HIRAGANA = "\u3041-\u3096"  # ぁ … ゖ
+KANA_SOUND_MARKS = "\u3099-\u309c"  # the voiced and semi-voiced sound marks, combining and spacing: ゛ ゜
+HIRAGANA_MARKS = "\u309d-\u309f"  # ゝ ゞ, and the ligature ゟ
+KATAKANA = "\u30a1-\u30fa"  # ァ … ヺ
+KATAKANA_MIDDLE_DOT = "\u30fb"  # ・, punctuation
+KATAKANA_MARKS = "\u30fc-\u30ff"  # ー ヽ ヾ, and the ligature ヿ
+KATAKANA_SMALL = "\u31f0-\u31ff"  # Katakana Phonetic Extensions: small ㇰ … ㇿ
+KANA_BLOCKS = "\u3040-\u30ff"  # the Hiragana and Katakana blocks whole: letters, marks, ゠ and ・
+HALFWIDTH_KATAKANA = "\uff66-\uff9d"  # ｦ … ﾝ
+HALFWIDTH_SOUND_MARKS = "\uff9e\uff9f"  # ﾞ ﾟ, which NFKC joins to the letter before
+HALFWIDTH_KANA = HALFWIDTH_KATAKANA + HALFWIDTH_SOUND_MARKS
+KANA = KANA_BLOCKS + KATAKANA_SMALL + HALFWIDTH_KANA  # any kana: a text with one is Japanese
+
+# The other scripts and signs of CJK text.
+CJK_RADICALS = "\u2e80-\u2fdf"  # CJK Radicals Supplement, Kangxi Radicals
+CJK_PUNCTUATION = "\u3000-\u303f"  # CJK Symbols and Punctuation: the ideographic space, 、。「」〔〕, 々 〆 〇
+BOPOMOFO = "\u3100-\u312f"
+HANGUL_JAMO = "\u3130-\u318f"  # Hangul Compatibility Jamo
+KANBUN_AND_STROKES = "\u3190-\u31ef"  # Kanbun, Bopomofo Extended, CJK Strokes
+HANGUL = "\uac00-\ud7a3"  # Hangul syllables
+CJK_COMPATIBILITY_FORMS = "\ufe30-\ufe4f"  # vertical forms of punctuation: ︰ … ﹏
+FULLWIDTH_FORMS = "\uff00-\uffef"  # Halfwidth and Fullwidth Forms: Ａ ！ ｶ ￥ …
+CJK_BMP = "\u2e80-\u9fff"  # every block from the radicals to the unified ideographs, kana and enclosed forms included
+
+# The letters of CJK scripts, whose words are not separated by spaces (not their punctuation: ・ 「」).
+CJK_LETTERS = (
+    IDEOGRAPHIC_LETTERS
+    + HIRAGANA
+    + HIRAGANA_MARKS
+    + KATAKANA
+    + KATAKANA_MARKS
+    + KATAKANA_SMALL
+    + BOPOMOFO
+    + HANGUL_JAMO
+    + HAN
+    + HANGUL
+)
+# Every character of CJK text that stands on its own, a word or not: letters, punctuation, full-width forms.
+CJK = (
+    CJK_RADICALS
+    + CJK_PUNCTUATION
+    + KANA_BLOCKS
+    + BOPOMOFO
+    + HANGUL_JAMO
+    + KANBUN_AND_STROKES
+    + KATAKANA_SMALL
+    + HAN
+    + CJK_COMPATIBILITY_FORMS
+    + FULLWIDTH_FORMS
+)
+
+HAN_CHAR = re.compile(f"[{HAN}]")
+KANA_CHAR = re.compile(f"[{KANA}]")
+CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
