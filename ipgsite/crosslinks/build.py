@@ -5,10 +5,10 @@ from django.db import transaction
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.ipg.text import pieces
 
 from .matching import Matcher
 from .models import Link
-from .text import pieces
 
 
 def mentions_in(html, matcher):

@@ -23,7 +23,7 @@ class LinkQuerySet(models.QuerySet):
 class Link(models.Model):
     """A mention, in one language of a paragraph or of a note on it, of an IPG section or of a section of the MTR.
 
-    `start` and `end` locate the mention in the text of the rendered paragraph (see crosslinks.text),
+    `start` and `end` locate the mention in the text of the rendered paragraph (see ipgsite.ipg.text),
     so that pages can turn exactly the stored mentions into links.
     """
 

@@ -7,9 +7,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
 from ipgsite.ipg import markup
+from ipgsite.ipg.text import pieces
 
 from .models import Link
-from .text import pieces
 
 # The translators' sanitizer, plus what linking adds: a class and title on links, and <cite> for the MTR.
 TAGS = markup.ALLOWED_TAGS | {"a", "cite"}

@@ -2,10 +2,10 @@
 
 from django.db import transaction
 
-from ipgsite.crosslinks.text import plain_text
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.ipg.text import plain_text
 
 from .folding import fold, grams
 from .models import Entry, Kind

@@ -6,8 +6,8 @@ from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from ipgsite.crosslinks.text import pieces
 from ipgsite.ipg import languages
+from ipgsite.ipg.text import pieces
 
 from .models import Occurrence
 

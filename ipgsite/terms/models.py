@@ -121,7 +121,7 @@ class OccurrenceQuerySet(models.QuerySet):
 class Occurrence(models.Model):
     """A term found in one language of a paragraph's text or of a note on it, by one of its names or variants.
 
-    `start` and `end` locate it in the text of the rendered paragraph (crosslinks.text), as links do.
+    `start` and `end` locate it in the text of the rendered paragraph (ipgsite.ipg.text), as links do.
     """
 
     term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences", verbose_name=_("term"))

@@ -3,10 +3,10 @@ in the text of the rendered paragraph, never on a request."""
 
 from django.db import transaction
 
-from ipgsite.crosslinks.text import pieces
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.ipg.text import pieces
 
 from . import lookup
 from .models import Occurrence, Term
