@@ -1,4 +1,5 @@
-"""Text as every app reads it: the characters of Chinese and Japanese, and the text of rendered HTML piece by piece.
+"""Text as every app reads it: the characters of Chinese and Japanese, names found as whole words, and the text of
+rendered HTML piece by piece.
 
 This is the core (`ipgsite.ipg`): it imports no other app of the site, and the apps that find things in the text
 (cross-links, terms, search, the finder, the importer, release diffs, the preview pictures) take from here what
@@ -82,6 +83,40 @@ CJK = (
 HAN_CHAR = re.compile(f"[{HAN}]")
 KANA_CHAR = re.compile(f"[{KANA}]")
 CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
+
+
+# Names as whole words -----------------------------------------------------------------------------------------------
+
+LATIN_WORD = re.compile(r"[A-Za-z0-9]")  # a character a Latin name must not be glued to
+
+
+def any_spacing(text):
+    """`text` as a regular expression in which any run of whitespace matches any other run."""
+    return r"\s+".join(re.escape(word) for word in text.split())
+
+
+def word_pattern(name, dashes="", hyphen_joins=False):
+    """A regular expression that finds `name` in a text: a Latin name as whole words, a CJK name anywhere.
+
+    Any run of whitespace in the name matches any run in the text. With `dashes` (the characters that count as a
+    dash), a run of them in the name, with or without spaces around it, matches any run of them, with any spacing
+    ("Game Play Error — Hidden Card Error" finds "Game Play Error ─ Hidden Card Error" and "Error-Hidden").
+    A name that starts (ends) with a Latin letter or digit does not match after (before) another one: "hand" is
+    not in "handle". With `hyphen_joins`, a hyphen joins two words into one, so neither is a word of its own:
+    "down" is not in "face-down".
+
+    Case is the caller's to choose: compile with re.IGNORECASE to ignore it.
+    """
+    if dashes:
+        dash = rf"\s*[{re.escape(dashes)}]+\s*"
+        pattern = dash.join(any_spacing(part) for part in re.split(dash, name.strip()))
+    else:
+        pattern = any_spacing(name)
+    if LATIN_WORD.match(name[:1]):
+        pattern = r"(?<![A-Za-z0-9])" + (r"(?<![A-Za-z0-9]-)" if hyphen_joins else "") + pattern
+    if LATIN_WORD.match(name[-1:]):
+        pattern += r"(?![A-Za-z0-9])" + (r"(?!-[A-Za-z0-9])" if hyphen_joins else "")
+    return pattern
 
 
 # The text of rendered HTML --------------------------------------------------------------------------------------------
