@@ -1,29 +1,25 @@
-"""Storing the mentions found in paragraphs and notes as `Link` rows, and keeping them current."""
+"""Storing the mentions found in paragraphs and notes as `Link` rows, and keeping them current.
+
+A link is stored as its words and which occurrence of them it is in the linkable text (`ipgsite.ipg.spans`), so
+that a page finds it again in the text however the renderer of the day writes its HTML.
+"""
 
 from django.db import transaction
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, spans
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.ipg.text import pieces
 
 from .matching import Matcher
 from .models import Link
-
-
-def mentions_in(html, matcher):
-    """Every mention in the linkable text of rendered HTML, with offsets in its text."""
-    for piece in pieces(html):
-        if piece.linkable:
-            for mention in matcher.mentions(piece.text):
-                yield mention, piece.offset
 
 
 def links_of(obj, field, paragraph, section_id, matcher, note=None):
     """Unsaved links for each language of a paragraph's text or a note's body; never to its own section."""
     found = []
     for code, value in languages.translations(obj, field).items():
-        for mention, offset in mentions_in(render_markdown(value), matcher):
+        for span in spans.find(render_markdown(value), matcher.spans):
+            mention = span.what
             if mention.section_id == section_id:
                 continue
             found.append(
@@ -31,9 +27,8 @@ def links_of(obj, field, paragraph, section_id, matcher, note=None):
                     paragraph=paragraph,
                     note=note,
                     language=code,
-                    start=offset + mention.start,
-                    end=offset + mention.end,
-                    text=mention.text[:300],
+                    text=span.words,
+                    nth=span.nth,
                     section_id=mention.section_id,
                     mtr=mention.mtr,
                 )

@@ -70,6 +70,11 @@ class Matcher:
             if section_id is not None:
                 yield Mention(match.start(), match.end(), found, section_id=section_id)
 
+    def spans(self, text):
+        """(start, end, mention) of each mention in `text`, as `ipg.spans.find` takes them."""
+        for mention in self.mentions(text):
+            yield mention.start, mention.end, mention
+
     @classmethod
     def from_database(cls):
         """Every section's names: its titles in each language, and its aliases, current and former."""

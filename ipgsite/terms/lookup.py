@@ -73,6 +73,11 @@ class Matcher:
                 continue
             yield match.start(), match.end(), match.group(), term
 
+    def spans(self, text):
+        """(start, end, TermForms) of each occurrence in `text`, as `ipg.spans.find` takes them."""
+        for start, end, _words, term in self.finditer(text):
+            yield start, end, term
+
 
 def _read_terms():
     from .models import Term

@@ -1,12 +1,12 @@
 """Storing where the text uses each term (`Occurrence` rows), and keeping them current: found the way cross-links are,
-in the text of the rendered paragraph, never on a request."""
+in the linkable text of the rendered paragraph, and stored as words and which occurrence of them each is
+(`ipgsite.ipg.spans`), never on a request."""
 
 from django.db import transaction
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, spans
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
-from ipgsite.ipg.text import pieces
 
 from . import lookup
 from .models import Occurrence, Term
@@ -21,21 +21,17 @@ def occurrences_of(obj, field, paragraph, matcher, terms, note=None):
     """Unsaved occurrences in each language of a paragraph's text or a note's body."""
     found = []
     for code, value in languages.translations(obj, field).items():
-        for piece in pieces(render_markdown(value)):
-            if not piece.linkable:
-                continue
-            for start, end, words, term in matcher.finditer(piece.text):
-                found.append(
-                    Occurrence(
-                        term_id=terms[term.key],
-                        paragraph=paragraph,
-                        note=note,
-                        language=code,
-                        start=piece.offset + start,
-                        end=piece.offset + end,
-                        text=words[:300],
-                    )
+        for span in spans.find(render_markdown(value), matcher.spans):
+            found.append(
+                Occurrence(
+                    term_id=terms[span.what.key],
+                    paragraph=paragraph,
+                    note=note,
+                    language=code,
+                    text=span.words,
+                    nth=span.nth,
                 )
+            )
     return found
 
 
