@@ -171,7 +171,7 @@ def test_each_note_marks_its_own_first_occurrences_and_shares_the_pages_cards(cl
 
 def test_a_note_edited_through_the_write_path_is_marked_again(client, ipg):
     note = Note.objects.get(paragraph__section__number="2.3", paragraph__key="definition-1", order=3)
-    japanese = set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "start"))
+    japanese = set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "text", "nth"))
     edits.write_note(note, "en", "The library and the hand are a hidden set. The library is face-down.")
     body = notes_on(client, "/en/ipg/2.3/", "definition-1")[2].find("div", class_="note-body")
     assert body.attrs["lang"] == "en"
@@ -193,7 +193,7 @@ def test_a_note_edited_through_the_write_path_is_marked_again(client, ipg):
     assert marks(body) == [("library", "library"), ("face-down", "face-down")]
     stored = Occurrence.objects.filter(note=note, language="en").values_list("term__key", flat=True)
     assert sorted(stored) == ["face-down", "library"]
-    assert set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "start")) == japanese
+    assert set(Occurrence.objects.filter(note=note, language="ja").values_list("term__key", "text", "nth")) == japanese
 
 
 def test_a_note_added_or_deleted_through_the_write_path_is_marked_or_forgotten(client, ipg):

@@ -1,72 +1,51 @@
-"""Storing the mentions found in paragraphs and notes as `Link` rows, and keeping them current."""
+"""Storing the mentions found in paragraphs and notes as `Link` rows, and keeping them current.
 
-from django.db import transaction
+A link is stored as its words and which occurrence of them it is in the linkable text (`ipgsite.ipg.spans`), so
+that a page finds it again in the text however the renderer of the day writes its HTML.
+"""
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import derived, languages, spans
 from ipgsite.ipg.markup import render_markdown
-from ipgsite.ipg.models import Note, Paragraph
 
 from .matching import Matcher
 from .models import Link
-from .text import pieces
 
 
-def mentions_in(html, matcher):
-    """Every mention in the linkable text of rendered HTML, with offsets in its text."""
-    for piece in pieces(html):
-        if piece.linkable:
-            for mention in matcher.mentions(piece.text):
-                yield mention, piece.offset
+def links_for(matcher):
+    """`rows_for` of `ipg.derived`: the unsaved links in each language of a paragraph's text or a note's body,
+    never to its own section."""
 
-
-def links_of(obj, field, paragraph, section_id, matcher, note=None):
-    """Unsaved links for each language of a paragraph's text or a note's body; never to its own section."""
-    found = []
-    for code, value in languages.translations(obj, field).items():
-        for mention, offset in mentions_in(render_markdown(value), matcher):
-            if mention.section_id == section_id:
-                continue
-            found.append(
-                Link(
-                    paragraph=paragraph,
-                    note=note,
-                    language=code,
-                    start=offset + mention.start,
-                    end=offset + mention.end,
-                    text=mention.text[:300],
-                    section_id=mention.section_id,
-                    mtr=mention.mtr,
+    def rows_for(obj, field, paragraph, note):
+        found = []
+        for code, value in languages.translations(obj, field).items():
+            for span in spans.find(render_markdown(value), matcher.spans):
+                mention = span.what
+                if mention.section_id == paragraph.section_id:
+                    continue
+                found.append(
+                    Link(
+                        paragraph=paragraph,
+                        note=note,
+                        language=code,
+                        text=span.words,
+                        nth=span.nth,
+                        section_id=mention.section_id,
+                        mtr=mention.mtr,
+                    )
                 )
-            )
-    return found
+        return found
+
+    return rows_for
 
 
-@transaction.atomic
 def relink(paragraph_ids=(), note_ids=()):
     """Find the mentions again in these paragraphs' own text and in these notes (ids of deleted rows are skipped)."""
-    matcher = Matcher.from_database()
-    Link.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
-    Link.objects.filter(note_id__in=note_ids).delete()
-    links = []
-    for paragraph in Paragraph.objects.filter(pk__in=paragraph_ids):
-        links += links_of(paragraph, "text", paragraph, paragraph.section_id, matcher)
-    for note in Note.objects.filter(pk__in=note_ids).select_related("paragraph"):
-        links += links_of(note, "body", note.paragraph, note.paragraph.section_id, matcher, note=note)
-    Link.objects.bulk_create(links)
+    derived.refresh(Link, links_for(Matcher.from_database()), paragraph_ids, note_ids)
 
 
-@transaction.atomic
 def rebuild_links():
     """Find every mention again, in every paragraph and note: after a bulk load, or when names change."""
-    matcher = Matcher.from_database()
-    Link.objects.all().delete()
-    links = []
-    for paragraph in Paragraph.objects.all():
-        links += links_of(paragraph, "text", paragraph, paragraph.section_id, matcher)
-    for note in Note.objects.select_related("paragraph"):
-        links += links_of(note, "body", note.paragraph, note.paragraph.section_id, matcher, note=note)
-    Link.objects.bulk_create(links, batch_size=500)
-    return len(links)
+    return derived.rebuild(Link, links_for(Matcher.from_database()))
 
 
 def follow(batch):

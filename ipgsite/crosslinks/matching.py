@@ -18,10 +18,10 @@ from functools import lru_cache
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Section
+from ipgsite.ipg.text import word_pattern
 
 DASHES = "-‐‑‒–—―─━~～〜"
 DASH = "[" + re.escape(DASHES) + "]"
-LATIN_WORD = re.compile(r"[A-Za-z0-9]")
 
 MTR_NAMES = r"(?<![A-Za-z])MTR|Magic Tournament Rules|マジック・イベント規定|万智牌赛事规则"
 MTR = rf"(?:{MTR_NAMES})\s*(?:[Ss]ection\s*|§\s*)?(?P<mtr>\d+(?:\.\d+)*)(?:\s*[節节条])?"
@@ -38,25 +38,6 @@ def canonical(name):
     """A name with its dashes and spaces made uniform: what two spellings of one name share."""
     name = re.sub(rf"\s*{DASH}+\s*", "—", name.strip())
     return re.sub(r"\s+", " ", name)
-
-
-def name_pattern(name):
-    """A regular expression that finds the name, whatever dash and spacing the text uses."""
-    name = canonical(name)
-    parts = []
-    for char in name:
-        if char == "—":
-            parts.append(rf"\s*{DASH}+\s*")
-        elif char == " ":
-            parts.append(r"\s+")
-        else:
-            parts.append(re.escape(char))
-    pattern = "".join(parts)
-    if LATIN_WORD.match(name[0]):
-        pattern = r"(?<![A-Za-z0-9])" + pattern
-    if LATIN_WORD.match(name[-1]):
-        pattern += r"(?![A-Za-z0-9])"
-    return pattern
 
 
 @dataclass(frozen=True)
@@ -89,6 +70,11 @@ class Matcher:
             if section_id is not None:
                 yield Mention(match.start(), match.end(), found, section_id=section_id)
 
+    def spans(self, text):
+        """(start, end, mention) of each mention in `text`, as `ipg.spans.find` takes them."""
+        for mention in self.mentions(text):
+            yield mention.start, mention.end, mention
+
     @classmethod
     def from_database(cls):
         """Every section's names: its titles in each language, and its aliases, current and former."""
@@ -116,6 +102,7 @@ def _matcher(sections, aliases):
 
 @lru_cache(maxsize=16)
 def _compile(names):
-    alternatives = [name_pattern(name) for name in names]
+    # Whatever dash and spacing the text uses; Latin names as whole words, with their case.
+    alternatives = [word_pattern(name, dashes=DASHES) for name in names]
     pattern = f"(?P<name>{'|'.join(alternatives)})|" if alternatives else ""
     return re.compile(f"{pattern}{MTR}|{IPG_NUMBER}")

@@ -1,7 +1,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, spans
 from ipgsite.ipg.models import Note, Paragraph, Section
 
 
@@ -17,14 +17,15 @@ class LinkQuerySet(models.QuerySet):
         return self.filter(note=note)
 
     def in_reading_order(self):
-        return self.order_by("paragraph__section__order", "paragraph__order", "note__order", "language", "start")
+        return self.order_by("paragraph__section__order", "paragraph__order", "note__order", "language", "pk")
 
 
 class Link(models.Model):
     """A mention, in one language of a paragraph or of a note on it, of an IPG section or of a section of the MTR.
 
-    `start` and `end` locate the mention in the text of the rendered paragraph (see crosslinks.text),
-    so that pages can turn exactly the stored mentions into links.
+    `text` and `nth` locate the mention: its words, and which occurrence of them it is in the linkable text of the
+    rendered paragraph or note (`ipgsite.ipg.spans`), so that pages can turn exactly the stored mentions into links,
+    however the HTML of the day is written. Rows are created in reading order.
     """
 
     paragraph = models.ForeignKey(
@@ -34,10 +35,14 @@ class Link(models.Model):
         Note, on_delete=models.CASCADE, null=True, blank=True, related_name="links", verbose_name=_("note")
     )
     language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
-    start = models.PositiveIntegerField(verbose_name=_("start"))
-    end = models.PositiveIntegerField(verbose_name=_("end"))
     text = models.CharField(
-        max_length=300, help_text=_("The words of the mention, as the text has them."), verbose_name=_("text")
+        max_length=spans.MAX_WORDS,
+        help_text=_("The words of the mention, as the text has them."),
+        verbose_name=_("text"),
+    )
+    nth = models.PositiveIntegerField(
+        help_text=_("Which occurrence of these words in the text it is, outside links and code: 0 for the first."),
+        verbose_name=_("occurrence of the words"),
     )
     section = models.ForeignKey(
         Section,
@@ -60,7 +65,7 @@ class Link(models.Model):
     class Meta:
         verbose_name = _("cross-link")
         verbose_name_plural = _("cross-links")
-        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
+        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "pk"]
         constraints = [
             models.CheckConstraint(
                 condition=(

@@ -1,15 +1,15 @@
-"""Turning the stored mentions in rendered text into links to the sections, in the reader's language."""
+"""Turning the stored mentions in rendered text into links to the sections, in the reader's language: each is found
+again in the text as this page renders it (`ipgsite.ipg.spans`)."""
 
 import nh3
 from django.urls import reverse
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from ipgsite.ipg import markup
+from ipgsite.ipg import markup, spans
 
 from .models import Link
-from .text import pieces
 
 # The translators' sanitizer, plus what linking adds: a class and title on links, and <cite> for the MTR.
 TAGS = markup.ALLOWED_TAGS | {"a", "cite"}
@@ -21,7 +21,7 @@ ATTRIBUTES["cite"] = {"class", "title"}
 def links_by_text(section_id):
     """The links stored for a section's texts, by (paragraph id, note id or None, language), in one query."""
     found = {}
-    for link in Link.objects.filter(paragraph__section_id=section_id).select_related("section").order_by("start"):
+    for link in Link.objects.filter(paragraph__section_id=section_id).select_related("section").order_by("pk"):
         found.setdefault((link.paragraph_id, link.note_id, link.language), []).append(link)
     return found
 
@@ -43,40 +43,22 @@ def _title(section, code):
     return f"{section.number} {title}"
 
 
-def _mention_html(link, code):
+def _mention_html(link, words, code):
     if link.mtr:
         title = gettext("Magic Tournament Rules, section %(number)s") % {"number": link.mtr}
-        return format_html('<cite class="mtr" title="{}">{}</cite>', title, link.text)
+        return format_html('<cite class="mtr" title="{}">{}</cite>', title, words)
     href = reverse("ipg:section", kwargs={"number": link.section.number})
-    return format_html('<a class="xref" href="{}" title="{}">{}</a>', href, _title(link.section, code), link.text)
+    return format_html('<a class="xref" href="{}" title="{}">{}</a>', href, _title(link.section, code), words)
 
 
 def with_links(html, links):
     """The rendered HTML with each stored mention made a link (or a citation, for the MTR); still sanitized.
 
-    A mention whose words are no longer where it was found (the text changed since) is left as text.
+    A mention whose words the text no longer holds (it changed since) is left as text.
     """
     if not links:
         return html
     code = get_language()
-    pending = sorted(links, key=lambda link: link.start)
-    out = []
-    for piece in pieces(html):
-        end = piece.offset + len(piece.text)
-        here = [link for link in pending if piece.linkable and piece.offset <= link.start and link.end <= end]
-        if not here:
-            out.append(piece.raw)
-            continue
-        cursor = 0
-        for link in here:
-            start, stop = link.start - piece.offset, link.end - piece.offset
-            if start < cursor or piece.text[start:stop] != link.text:
-                continue
-            out.append(escape(piece.text[cursor:start]))
-            out.append(_mention_html(link, code))
-            cursor = stop
-        out.append(escape(piece.text[cursor:]))
-    clean = nh3.clean(
-        "".join(out), tags=TAGS, attributes=ATTRIBUTES, url_schemes=markup.ALLOWED_URL_SCHEMES, link_rel=None
-    )
+    linked = spans.splice(html, spans.place(links, html), lambda link, words: _mention_html(link, words, code))
+    clean = nh3.clean(linked, tags=TAGS, attributes=ATTRIBUTES, url_schemes=markup.ALLOWED_URL_SCHEMES, link_rel=None)
     return mark_safe(clean)

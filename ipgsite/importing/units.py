@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
+from ipgsite.ipg.text import HALFWIDTH_KANA, HALFWIDTH_KATAKANA, HAN_BMP, HIRAGANA, KANA_BLOCKS, KATAKANA
 
 from .documents import LABEL, is_chrome
 
@@ -45,8 +46,8 @@ PENALTY_WORDS = (
 BULLET = re.compile(r"^\s*[•·*]\s*")
 BOX_START = re.compile(r"^\s*\[?alert\]?", re.IGNORECASE)
 BOX_END = "[/alert]"
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
-KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\uff66-\uff9d]")
+CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{HALFWIDTH_KANA}]")
+KANA = re.compile(f"[{HIRAGANA}{KATAKANA}{HALFWIDTH_KATAKANA}]")  # letters only, not ー or ・
 LATIN = re.compile(r"[A-Za-z]")
 SENTENCE_END = re.compile(r"[.!?。！？:：]$")
 CLOSERS = "\"'”’」』）)]】〕"

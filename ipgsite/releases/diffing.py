@@ -16,18 +16,8 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-CJK = (
-    "\u2e80-\u2fdf"  # radicals
-    "\u3000-\u303f"  # CJK punctuation
-    "\u3040-\u30ff"  # hiragana, katakana
-    "\u3100-\u31ff"  # bopomofo, katakana extensions
-    "\u3400-\u4dbf"  # Han extension A
-    "\u4e00-\u9fff"  # Han
-    "\uf900-\ufaff"  # compatibility ideographs
-    "\ufe30-\ufe4f"  # compatibility forms
-    "\uff00-\uffef"  # full-width and half-width forms
-    "\U00020000-\U0003134f"  # Han extensions B-G
-)
+from ipgsite.ipg.text import CJK  # Han, kana, CJK punctuation, full-width forms: each character a token
+
 TOKEN = re.compile(rf"[{CJK}]|[^\W{CJK}]+|\s+|[^\w\s]", re.UNICODE)
 # The end of a sentence, with the closing quotes or brackets and the space after it; or a line break.
 SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+|[。！？]+[」』）”’]*\s*|\n+")

@@ -12,16 +12,14 @@ any of the term's *stem phrases*:
   A name of several words is one term ("dark confidant"), whose words must then stand together.
 """
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ipgsite.ipg.text import HAN_CHAR as HAN
+from ipgsite.ipg.text import KANA_CHAR as KANA
+
 from .folding import fold
 from .stemming import stem_phrase
-
-KANA = re.compile("[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
-
 
 MAX_WORDS_IN_A_NAME = 4
 MAX_RANKED_FORMS = 3

@@ -8,11 +8,13 @@ text it came from, to highlight a match in the original.
 import re
 import unicodedata
 
+from ipgsite.ipg.text import CJK_LETTER, CJK_LETTERS, HALFWIDTH_SOUND_MARKS
+
 # Format and control characters (RTL marks, zero-width spaces, NUL, …), lone surrogates, private and unassigned
 # code points: never part of a word.
 DROPPED = {"Cc", "Cf", "Cs", "Co", "Cn"}
 # Half-width katakana voicing marks: NFKC joins them to the character before.
-JOINING = {"\uff9e", "\uff9f"}
+JOINING = set(HALFWIDTH_SOUND_MARKS)
 
 
 def _fold_cluster(cluster):
@@ -86,15 +88,6 @@ def _has_surrogates(text):
 
 # The letters of CJK scripts, whose words are not separated by spaces: queries of one or two of them are looked up
 # in an index of single characters and pairs of characters. (Not their punctuation, e.g. ・ or 「」.)
-CJK_LETTERS = (
-    "\u3005-\u3007"  # 々 〆 〇
-    "\u3041-\u3096\u309d-\u309f"  # hiragana
-    "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"  # katakana
-    "\u3105-\u312f\u3131-\u318e"  # bopomofo, hangul compatibility jamo
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"  # ideographs
-    "\uac00-\ud7a3"  # hangul syllables
-)
-CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
 CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
 
 

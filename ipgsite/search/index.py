@@ -1,11 +1,8 @@
 """Building the search index from paragraphs and notes, and keeping it current."""
 
-from django.db import transaction
-
-from ipgsite.crosslinks.text import plain_text
-from ipgsite.ipg import languages
+from ipgsite.ipg import derived, languages
 from ipgsite.ipg.markup import render_markdown
-from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.ipg.text import plain_text
 
 from .folding import fold, grams
 from .models import Entry, Kind
@@ -13,7 +10,8 @@ from .stemming import stems
 
 
 def entries_for(obj, field, paragraph, note=None):
-    """Unsaved entries: one per language the paragraph's text (or the note's body) is written in."""
+    """`rows_for` of `ipg.derived`, unsaved entries: one per language the paragraph's text (or the note's body) is
+    written in."""
     found = []
     for code, value in languages.translations(obj, field).items():
         text = plain_text(render_markdown(value))
@@ -34,30 +32,14 @@ def entries_for(obj, field, paragraph, note=None):
     return found
 
 
-@transaction.atomic
 def reindex(paragraph_ids=(), note_ids=()):
     """Index these paragraphs' own text and these notes again (ids of deleted rows are skipped)."""
-    Entry.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
-    Entry.objects.filter(note_id__in=note_ids).delete()
-    entries = []
-    for paragraph in Paragraph.objects.filter(pk__in=paragraph_ids):
-        entries += entries_for(paragraph, "text", paragraph)
-    for note in Note.objects.filter(pk__in=note_ids).select_related("paragraph"):
-        entries += entries_for(note, "body", note.paragraph, note=note)
-    Entry.objects.bulk_create(entries)
+    derived.refresh(Entry, entries_for, paragraph_ids, note_ids)
 
 
-@transaction.atomic
 def rebuild_index():
     """Index every paragraph and note again, e.g. after content is loaded in bulk."""
-    Entry.objects.all().delete()
-    entries = []
-    for paragraph in Paragraph.objects.all():
-        entries += entries_for(paragraph, "text", paragraph)
-    for note in Note.objects.select_related("paragraph"):
-        entries += entries_for(note, "body", note.paragraph, note=note)
-    Entry.objects.bulk_create(entries, batch_size=500)
-    return len(entries)
+    return derived.rebuild(Entry, entries_for)
 
 
 def follow(batch):

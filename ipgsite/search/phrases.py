@@ -13,11 +13,13 @@ rank first (search/backends.py).
 
 import re
 
+from ipgsite.ipg import text as cjk
+
 from .folding import CJK_LETTER
 
-HIRAGANA = re.compile("[\u3041-\u309f]")
-KATAKANA = re.compile("[\u30a1-\u30ff\u31f0-\u31ff]")
-HAN = re.compile("[\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+HIRAGANA = re.compile(f"[{cjk.HIRAGANA}{cjk.KANA_SOUND_MARKS}{cjk.HIRAGANA_MARKS}]")
+KATAKANA = re.compile(f"[{cjk.KATAKANA}{cjk.KATAKANA_MIDDLE_DOT}{cjk.KATAKANA_MARKS}{cjk.KATAKANA_SMALL}]")
+HAN = re.compile(f"[{cjk.ITERATION_MARK}{cjk.HAN}]")
 GRAMMAR = frozenset("的了在是和与之")
 
 

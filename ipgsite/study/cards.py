@@ -22,6 +22,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from PIL import Image, ImageDraw, ImageFont
 
+from ipgsite.ipg.text import CJK_BMP, FULLWIDTH_FORMS, HAN_COMPATIBILITY
+
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 64
 # Bump when the drawing changes, so that every picture is drawn again.
@@ -35,8 +37,9 @@ KNOWN_FONT_PATHS = [
 FACES = {"en": "Noto Sans CJK SC", "zh-hans": "Noto Sans CJK SC", "ja": "Noto Sans CJK JP"}
 INK, PAPER, BAND, BAND_INK, MUTED = "#1b1b1b", "#ffffff", "#1d3557", "#ffffff", "#5c6370"
 # A run of these is broken anywhere; other text only at spaces.
-CJK_CHAR = r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]"
-TOKENS = re.compile(rf"{CJK_CHAR}|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+\s*|\s+")
+WIDE = CJK_BMP + HAN_COMPATIBILITY + FULLWIDTH_FORMS
+CJK_CHAR = f"[{WIDE}]"
+TOKENS = re.compile(rf"{CJK_CHAR}|[^\s{WIDE}]+\s*|\s+")
 
 
 class FontMissing(ImproperlyConfigured):

@@ -11,8 +11,7 @@ from django.db import transaction
 
 from ipgsite.caching.versions import content_version
 from ipgsite.ipg import languages
-
-LATIN = re.compile(r"[A-Za-z0-9]")
+from ipgsite.ipg.text import word_pattern
 
 
 @dataclass(frozen=True)
@@ -35,13 +34,8 @@ class TermForms:
 
 def form_pattern(form):
     """A form as a regular expression: CJK as a substring, Latin as whole words (a hyphen joins two words into one:
-    "down" is no word of "face-down"); any run of spaces matches."""
-    pattern = r"\s+".join(re.escape(word) for word in form.split())
-    if LATIN.match(form[0]):
-        pattern = r"(?<![A-Za-z0-9])(?<![A-Za-z0-9]-)" + pattern
-    if LATIN.match(form[-1]):
-        pattern += r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
-    return pattern
+    "down" is no word of "face-down"); any run of spaces matches. The terms compile it to match in any case."""
+    return word_pattern(form, hyphen_joins=True)
 
 
 def _alternatives(forms):
@@ -78,6 +72,11 @@ class Matcher:
             if any(start <= match.start() and match.end() <= end for start, end in excepted.get(term.key, ())):
                 continue
             yield match.start(), match.end(), match.group(), term
+
+    def spans(self, text):
+        """(start, end, TermForms) of each occurrence in `text`, as `ipg.spans.find` takes them."""
+        for start, end, _words, term in self.finditer(text):
+            yield start, end, term
 
 
 def _read_terms():

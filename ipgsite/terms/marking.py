@@ -1,13 +1,12 @@
 """Marking the first occurrence of each term in a paragraph or note, from the stored occurrences, on the rendered
-text."""
+text: each is found again in the text as this page renders it (`ipgsite.ipg.spans`)."""
 
 from django.urls import reverse
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from ipgsite.crosslinks.text import pieces
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, spans
 
 from .models import Occurrence
 
@@ -19,7 +18,7 @@ def occurrences_by_text(section_id):
     rows = (
         Occurrence.objects.filter(paragraph__section_id=section_id)
         .select_related("term__defined_in__section")
-        .order_by("start")
+        .order_by("pk")
     )
     for occurrence in rows:
         found.setdefault((occurrence.paragraph_id, occurrence.note_id, occurrence.language), []).append(occurrence)
@@ -66,36 +65,25 @@ def _mark(occurrence, words):
     )
 
 
-def with_terms(html, occurrences, marked_terms):
+def with_terms(html, occurrences, marked_terms, rendered=None):
     """The rendered (and linked) HTML with the first occurrence of each term marked; each marked term is added to
     `marked_terms` (by key), whose cards the page shows once (`cards`).
-    An occurrence inside a link, or whose words are no longer where it was found, is left as text."""
+
+    The occurrences are found in `rendered`, the text's HTML as this page renders it before links are added (by
+    default `html` itself), whose text `html` shares. An occurrence inside a link, or whose words the text no longer
+    holds, is left as text, and the term's next occurrence is marked."""
     if not occurrences:
         return html
-    pending = sorted(occurrences, key=lambda o: o.start)
-    marked, out = set(), []
-    for piece in pieces(html):
-        end = piece.offset + len(piece.text)
-        here = [
-            o
-            for o in pending
-            if piece.linkable and piece.offset <= o.start and o.end <= end and o.term_id not in marked
-        ]
-        if not here:
-            out.append(piece.raw)
-            continue
-        cursor = 0
-        for occurrence in here:
-            start, stop = occurrence.start - piece.offset, occurrence.end - piece.offset
-            if start < cursor or occurrence.term_id in marked or piece.text[start:stop] != occurrence.text:
-                continue
-            marked.add(occurrence.term_id)
-            marked_terms.setdefault(occurrence.term.key, occurrence.term)
-            out.append(escape(piece.text[cursor:start]))
-            out.append(_mark(occurrence, piece.text[start:stop]))
-            cursor = stop
-        out.append(escape(piece.text[cursor:]))
-    return mark_safe("".join(out))
+    marked = set()
+
+    def mark(occurrence, words):
+        if occurrence.term_id in marked:
+            return None
+        marked.add(occurrence.term_id)
+        marked_terms.setdefault(occurrence.term.key, occurrence.term)
+        return _mark(occurrence, words)
+
+    return mark_safe(spans.splice(html, spans.place(occurrences, html if rendered is None else rendered), mark))
 
 
 MARKED = "marked"  # the key, in a page's cache, of the terms marked so far (by term key)
@@ -113,7 +101,7 @@ def marked(text, html, cache):
     section_id = text.paragraph.section_id
     if section_id not in cache:
         cache[section_id] = occurrences_by_text(section_id)
-    return with_terms(html, cache[section_id].get(text.place, []), cache.setdefault(MARKED, {}))
+    return with_terms(html, cache[section_id].get(text.place, []), cache.setdefault(MARKED, {}), rendered=text.html)
 
 
 def page_cards(cache):

@@ -5,7 +5,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ipgsite.ipg import languages
+from ipgsite.ipg import languages, spans
 from ipgsite.ipg.models import KEY_PATTERN, Note, Paragraph
 
 term_key_validator = RegexValidator(
@@ -126,7 +126,8 @@ class OccurrenceQuerySet(models.QuerySet):
 class Occurrence(models.Model):
     """A term found in one language of a paragraph's text or of a note on it, by one of its names or variants.
 
-    `start` and `end` locate it in the text of the rendered paragraph (crosslinks.text), as links do.
+    `text` and `nth` locate it, as they do a cross-link: its words, and which occurrence of them it is in the
+    linkable text of the rendered paragraph or note (`ipgsite.ipg.spans`). Rows are created in reading order.
     """
 
     term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences", verbose_name=_("term"))
@@ -142,16 +143,18 @@ class Occurrence(models.Model):
         verbose_name=_("note"),
     )
     language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
-    start = models.PositiveIntegerField(verbose_name=_("start"))
-    end = models.PositiveIntegerField(verbose_name=_("end"))
-    text = models.CharField(max_length=300, verbose_name=_("text"))
+    text = models.CharField(max_length=spans.MAX_WORDS, verbose_name=_("text"))
+    nth = models.PositiveIntegerField(
+        help_text=_("Which occurrence of these words in the text it is, outside links and code: 0 for the first."),
+        verbose_name=_("occurrence of the words"),
+    )
 
     objects = OccurrenceQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("occurrence")
         verbose_name_plural = _("occurrences")
-        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "start"]
+        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "pk"]
         indexes = [models.Index(fields=["term", "paragraph"])]
 
     def __str__(self):

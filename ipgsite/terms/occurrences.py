@@ -1,12 +1,9 @@
 """Storing where the text uses each term (`Occurrence` rows), and keeping them current: found the way cross-links are,
-in the text of the rendered paragraph, never on a request."""
+in the linkable text of the rendered paragraph, and stored as words and which occurrence of them each is
+(`ipgsite.ipg.spans`), never on a request."""
 
-from django.db import transaction
-
-from ipgsite.crosslinks.text import pieces
-from ipgsite.ipg import languages
+from ipgsite.ipg import derived, languages, spans
 from ipgsite.ipg.markup import render_markdown
-from ipgsite.ipg.models import Note, Paragraph
 
 from . import lookup
 from .models import Occurrence, Term
@@ -17,57 +14,41 @@ def _matcher():
     return lookup.Matcher(lookup._read_terms())
 
 
-def occurrences_of(obj, field, paragraph, matcher, terms, note=None):
-    """Unsaved occurrences in each language of a paragraph's text or a note's body."""
-    found = []
-    for code, value in languages.translations(obj, field).items():
-        for piece in pieces(render_markdown(value)):
-            if not piece.linkable:
-                continue
-            for start, end, words, term in matcher.finditer(piece.text):
+def occurrences_for(matcher, terms):
+    """`rows_for` of `ipg.derived`: the unsaved occurrences in each language of a paragraph's text or a note's body.
+    `terms` is {term key: term id}."""
+
+    def rows_for(obj, field, paragraph, note):
+        found = []
+        for code, value in languages.translations(obj, field).items():
+            for span in spans.find(render_markdown(value), matcher.spans):
                 found.append(
                     Occurrence(
-                        term_id=terms[term.key],
+                        term_id=terms[span.what.key],
                         paragraph=paragraph,
                         note=note,
                         language=code,
-                        start=piece.offset + start,
-                        end=piece.offset + end,
-                        text=words[:300],
+                        text=span.words,
+                        nth=span.nth,
                     )
                 )
-    return found
+        return found
+
+    return rows_for
 
 
-def _find(paragraphs, notes):
-    matcher = _matcher()
-    terms = dict(Term.objects.values_list("key", "pk"))
-    found = []
-    for paragraph in paragraphs:
-        found += occurrences_of(paragraph, "text", paragraph, matcher, terms)
-    for note in notes:
-        found += occurrences_of(note, "body", note.paragraph, matcher, terms, note=note)
-    return found
+def _rows_for():
+    return occurrences_for(_matcher(), dict(Term.objects.values_list("key", "pk")))
 
 
-@transaction.atomic
 def rebuild_occurrences():
     """Find every term again in every paragraph and note: after a load, or when a term changes."""
-    Occurrence.objects.all().delete()
-    found = _find(Paragraph.objects.all(), Note.objects.select_related("paragraph"))
-    Occurrence.objects.bulk_create(found, batch_size=500)
-    return len(found)
+    return derived.rebuild(Occurrence, _rows_for())
 
 
-@transaction.atomic
 def refind(paragraph_ids=(), note_ids=()):
     """Find the terms again in these paragraphs' own text and in these notes."""
-    Occurrence.objects.filter(paragraph_id__in=paragraph_ids, note__isnull=True).delete()
-    Occurrence.objects.filter(note_id__in=note_ids).delete()
-    found = _find(
-        Paragraph.objects.filter(pk__in=paragraph_ids), Note.objects.filter(pk__in=note_ids).select_related("paragraph")
-    )
-    Occurrence.objects.bulk_create(found)
+    derived.refresh(Occurrence, _rows_for(), paragraph_ids, note_ids)
 
 
 def follow(batch):
