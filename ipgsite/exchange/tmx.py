@@ -14,8 +14,8 @@ from ipgsite.editing.models import State, Status
 from ipgsite.ipg.models import Paragraph
 from ipgsite.releases.models import Release
 
+from .inbound import file_language
 from .units import unit_id
-from .xliff import file_language
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 

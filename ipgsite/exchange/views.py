@@ -11,9 +11,10 @@ from ipgsite.editing.writing import Conflict
 from ipgsite.workspace.views import _context, translators_only
 
 from .glossary import export_glossary
+from .inbound import MAX_BYTES, FileError, too_large
 from .pairs import PairError, filename, pair
 from .tmx import export_tmx
-from .xliff import MAX_BYTES, XLIFFError, export_xliff, import_xliff
+from .xliff import export_xliff, import_xliff
 
 FORMATS = {
     "xliff": (lambda source, target: export_xliff(source, target), "xlf", "application/x-xliff+xml"),
@@ -47,11 +48,11 @@ def upload(request):
     if upload is None:
         problems, status = [_("Choose an XLIFF file to upload.")], 400
     elif upload.size > MAX_BYTES:
-        problems, status = [_("The file is larger than %(max)d bytes.") % {"max": MAX_BYTES}], 400
+        problems, status = [too_large()], 400
     else:
         try:
             report = import_xliff(upload.read(), request.user)
-        except XLIFFError as exc:
+        except FileError as exc:
             problems, status = exc.problems, 400
         except PermissionDenied as exc:
             problems, status = [str(exc)], 403
