@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from ipgsite.editing import writing
+from ipgsite.editing.models import Change
 from ipgsite.editing.permissions import require_translate
 from ipgsite.ipg import languages
 
@@ -129,6 +130,12 @@ class Report:
         }
 
 
+def was_stored_before(obj, code, text):
+    """Whether `text` is an earlier version of the stored text: what a file without revisions carries when it was
+    exported before someone changed the text on the site."""
+    return Change.objects.of_text(obj, code).filter(before=text).exists()
+
+
 def check_units(docs, by):
     """The report of what importing `docs` as `by` would do, and the writes to make: [(obj, code, text, revision)].
 
@@ -170,6 +177,9 @@ def check_units(docs, by):
                     % {"language": file_language(doc.source_language)},
                 )
             )
+            continue
+        if doc.revision is writing.LATEST and was_stored_before(obj, code, text):
+            report.unchanged.append(doc.id)  # an older text from a file without revisions: the newer one stands
             continue
         try:
             checked = writing.check_text(obj, code, text, by, doc.revision)
