@@ -1,4 +1,4 @@
-"""importtmx: the TMX of exporttmx, edited with translate-toolkit (a reader and writer
+"""importtmx and the dashboard's TMX upload: the TMX of exporttmx, edited with translate-toolkit (a reader and writer
 the project did not write) as a translation tool saves it, comes back through the write path with history; another
 language, a stale revision, a changed source and bad files are refused and change nothing."""
 
@@ -12,7 +12,7 @@ from translate.storage import tmx
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change, State, Status
 from people import client_for, paragraph, translator
-from test_exchange import export, snapshot
+from test_exchange import export, snapshot, upload
 
 EXAMPLE_C = "2.3#example-c"
 MINE = "プレイヤーが《闇の腹心》の誘発型能力を解決したが、公開せずにカードを手札に加えた(TMX)。"
@@ -307,3 +307,85 @@ def test_a_target_in_the_original_language_is_a_clear_error(ipg, tmp_path):
     with pytest.raises(CommandError, match="its en text is the original, not a translation"):
         import_tmx(path, person.username)
     assert paragraph("2.3", "example-c").text_en == example_c.text_en
+
+
+# The dashboard's upload takes a TMX file as well
+
+
+def test_an_uploaded_tmx_reports_what_changed_and_finds_it_in_the_history(ipg, tmp_path):
+    person = translator("ja")
+    client = client_for(person)
+    path = tmp_path / "ipg-en-ja.tmx"
+    path.write_bytes(client.get("/admin/translate/exchange/en/ja/tmx/").content)
+    edit_as_a_cat_tool(path, {EXAMPLE_C: MINE})
+    response = upload(client, path)
+    page = response.content.decode()
+    assert response.status_code == 200 and "1 text changed" in page and EXAMPLE_C in page
+    assert "<title>TMX import" in page
+    assert paragraph("2.3", "example-c").text_ja == MINE
+    history = client.get("/admin/translate/2.3/history/example-c/").content.decode()
+    assert MINE in history
+
+
+def test_the_dashboard_offers_the_upload_for_xliff_and_tmx(ipg):
+    page = client_for(translator("ja")).get("/admin/translate/").content.decode()
+    assert "Import an XLIFF or TMX file you translated" in page and 'accept=".xlf,.xliff,.tmx,.xml"' in page
+
+
+def test_an_uploaded_tmx_in_another_language_or_against_a_stale_revision_is_refused(ipg, tmp_path):
+    person = translator("ja")
+    client = client_for(person)
+    chinese = export(tmp_path, "exporttmx", "--source", "en", "--target", "zh-hans")
+    edit_as_a_cat_tool(chinese, {"2.3#example-b": "测试。"})
+    before = snapshot()
+    response = upload(client, chinese)
+    page = response.content.decode()
+    assert response.status_code == 403 and "Nothing was imported" in page and "translators-zh-hans" in page
+    assert snapshot() == before
+    stale = export(tmp_path, "exporttmx", "--source", "en", "--target", "ja")
+    writing.write_text(
+        paragraph("2.3", "example-c"),
+        "ja",
+        "サイトでの訳。",
+        by=translator("ja", "other-ja"),
+        base_revision=writing.LATEST,
+    )
+    edit_as_a_cat_tool(stale, {EXAMPLE_C: MINE, "2.3#example-a": "別の訳。"})
+    before = snapshot()
+    response = upload(client, stale)
+    page = response.content.decode()
+    assert response.status_code == 409 and "1 unit was refused" in page and EXAMPLE_C in page
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "content, message, title",
+    [
+        (b"not xml at all", "not well-formed XML", "Import of a translated file"),
+        (
+            b"<html><body/></html>",
+            "none of XLIFF 1.2, TMX 1.4b: its root element is &lt;html&gt;",
+            "Import of a translated file",
+        ),
+        (b'<tmx version="1.4"><header srclang="en"/><body/></tmx>', "The file has no tu.", "TMX import"),
+        (b" " * 5_000_001, "larger than 5000000 bytes", "Import of a translated file"),
+    ],
+)
+def test_a_bad_tmx_upload_gets_a_clear_message_not_a_500(ipg, tmp_path, content, message, title):
+    path = tmp_path / "bad.tmx"
+    path.write_bytes(content)
+    response = upload(client_for(translator("ja")), path)
+    page = response.content.decode()
+    assert response.status_code == 400 and message in page and "Nothing was imported from bad.tmx" in page
+    assert f"<title>{title} |" in page
+
+
+def test_an_uploaded_tmx_naming_no_paragraph_is_a_clear_error(ipg, tmp_path):
+    path = tmp_path / "unknown.tmx"
+    path.write_bytes(tmx_file(tu(), tu().replace("example-c", "example-zz")))
+    before = snapshot()
+    response = upload(client_for(translator("ja")), path)
+    page = response.content.decode()
+    assert response.status_code == 400 and "2.3#example-zz: the site has no such paragraph." in page
+    assert "<title>TMX import |" in page
+    assert snapshot() == before
