@@ -450,7 +450,7 @@ def test_an_upload_in_another_language_or_against_a_stale_revision_is_refused(ip
     "content, message",
     [
         (b"not xml at all", "not well-formed XML"),
-        (b"<tmx version='1.4'><body/></tmx>", "not XLIFF 1.2"),
+        (b"<html><body/></html>", "none of XLIFF 1.2, TMX 1.4b: its root element is &lt;html&gt;"),
         (b" " * 5_000_001, "larger than 5000000 bytes"),
     ],
 )
@@ -464,7 +464,7 @@ def test_a_bad_upload_gets_a_clear_message_not_a_500(ipg, tmp_path, content, mes
 def test_an_upload_needs_a_file_and_the_csrf_token(ipg):
     person = translator("ja")
     response = client_for(person).post("/admin/translate/exchange/upload/", {})
-    assert response.status_code == 400 and "Choose an XLIFF file" in response.content.decode()
+    assert response.status_code == 400 and "Choose an XLIFF or TMX file" in response.content.decode()
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(person, backend="django.contrib.auth.backends.ModelBackend")
     assert strict.post("/admin/translate/exchange/upload/", {}).status_code == 403

@@ -1,4 +1,5 @@
-"""The translators' dashboard's downloads (XLIFF, TMX, glossary) and XLIFF upload, per language: the user's only."""
+"""The translators' dashboard's downloads (XLIFF, TMX, glossary), per language (the user's only), and the upload of
+an XLIFF or TMX file, told apart by its root element."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
@@ -10,14 +11,14 @@ from ipgsite.editing.permissions import require_translate
 from ipgsite.editing.writing import Conflict
 from ipgsite.workspace.views import page_context, translators_only
 
+from . import tmx, xliff
 from .glossary import export_glossary
+from .inbound import MAX_BYTES, FileError, import_units, read_units, too_large
 from .pairs import PairError, filename, pair
-from .tmx import export_tmx
-from .xliff import MAX_BYTES, XLIFFError, export_xliff, import_xliff
 
 FORMATS = {
-    "xliff": (lambda source, target: export_xliff(source, target), "xlf", "application/x-xliff+xml"),
-    "tmx": (export_tmx, "tmx", "application/x-tmx+xml"),
+    "xliff": (lambda source, target: xliff.export_xliff(source, target), "xlf", "application/x-xliff+xml"),
+    "tmx": (tmx.export_tmx, "tmx", "application/x-tmx+xml"),
     "glossary": (lambda source, target: export_glossary(source, target).encode("utf-8"), "txt", "text/plain"),
 }
 
@@ -38,21 +39,31 @@ def download(request, source, target, kind):
     return response
 
 
+# The formats an upload may be in.
+UPLOADS = [xliff.FORMAT, tmx.FORMAT]
+
+
+def _title(format):
+    titles = {xliff.FORMAT: _("XLIFF import"), tmx.FORMAT: _("TMX import")}
+    return titles.get(format, _("Import of a translated file"))
+
+
 @require_POST
 @translators_only
 def upload(request):
-    """Import an XLIFF file as the signed-in user: the report of what changed and what was refused."""
+    """Import an XLIFF or TMX file as the signed-in user: the report of what changed and what was refused."""
     upload = request.FILES.get("file")
-    problems, report, status = [], None, 200
+    problems, format, report, status = [], None, None, 200
     if upload is None:
-        problems, status = [_("Choose an XLIFF file to upload.")], 400
+        problems, status = [_("Choose an XLIFF or TMX file to upload.")], 400
     elif upload.size > MAX_BYTES:
-        problems, status = [_("The file is larger than %(max)d bytes.") % {"max": MAX_BYTES}], 400
+        problems, status = [too_large()], 400
     else:
         try:
-            report = import_xliff(upload.read(), request.user)
-        except XLIFFError as exc:
-            problems, status = exc.problems, 400
+            format, docs = read_units(upload.read(), UPLOADS)
+            report = import_units(docs, request.user)
+        except FileError as exc:
+            problems, format, status = exc.problems, exc.format or format, 400
         except PermissionDenied as exc:
             problems, status = [str(exc)], 403
         except ValidationError as exc:
@@ -62,6 +73,6 @@ def upload(request):
         if report is not None and report.refused:
             status = 409
     context = page_context(
-        request, title=_("XLIFF import"), name=getattr(upload, "name", ""), problems=problems, report=report
+        request, title=_title(format), name=getattr(upload, "name", ""), problems=problems, report=report
     )
     return render(request, "exchange/report.html", context, status=status)

@@ -5,31 +5,24 @@ Export: one `file` per section (`original` is its number), one `trans-unit` per 
 `needs-review-translation` where outdated, `translated`, and `final`, approved, where reviewed), and the text's
 revision in `<note from="ipg-revision">`.
 
-Import parses with defusedxml, checks every unit first, and writes through `editing.writing` in one
-transaction, with the importer's rights. All or nothing: a file that would change a language the importer may not
-edit, or any unit whose source changed since the export or whose target someone changed on the site since, changes
-nothing; the report names each.
+Import reads the trans-units back, each with the revision in its note, and `inbound` checks and writes them as it
+does every format's units: all or nothing, through the write path, with the importer's rights.
 """
 
-from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import State
-from ipgsite.editing.permissions import require_translate
 from ipgsite.ipg import languages
 
 from . import units as units_
+from .inbound import FileError, Format, UnitDoc, file_language, import_file, site_language
 
 NS = "urn:oasis:names:tc:xliff:document:1.2"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 REVISION = "ipg-revision"
-MAX_BYTES = 5_000_000
 STATES = {
     State.MISSING: "needs-translation",
     State.OUTDATED: "needs-review-translation",
@@ -40,16 +33,6 @@ STATES = {
 
 def q(name):
     return f"{{{NS}}}{name}"
-
-
-def file_language(code):
-    """A site language as files name it (BCP 47): zh-hans -> zh-Hans."""
-    return languages.html_lang(code)
-
-
-def site_language(value):
-    """The site language a file names, in any case, or None."""
-    return {code.lower(): code for code in languages.CODES}.get((value or "").strip().lower())
 
 
 # Export
@@ -104,41 +87,14 @@ def export_xliff(source, target, section=None):
 # Import
 
 
-class XLIFFError(Exception):
-    """A file that cannot be imported: every problem found."""
-
-    def __init__(self, problems):
-        self.problems = problems
-        super().__init__("; ".join(problems))
-
-
-@dataclass
-class UnitDoc:
-    id: str
-    source_language: str
-    target_language: str
-    source: str
-    target: str | None  # None: the unit has no target
-    revision: int | None
-    line: str = ""
-
-
 def _text(element):
     return "".join(element.itertext()) if element is not None else None
 
 
-def parse_xliff(data):
-    """The trans-units of an XLIFF 1.2 document; raises XLIFFError naming every problem."""
-    if len(data) > MAX_BYTES:
-        raise XLIFFError([_("The file is larger than %(max)d bytes.") % {"max": MAX_BYTES}])
-    try:
-        root = SafeET.fromstring(data)
-    except DefusedXmlException:
-        raise XLIFFError([_("The file declares entities or a document type; XLIFF needs neither.")]) from None
-    except SafeET.ParseError as exc:
-        raise XLIFFError([_("The file is not well-formed XML: %(error)s") % {"error": exc}]) from None
+def read_xliff(root):
+    """The trans-units of an XLIFF 1.2 document's root element; raises FileError naming every problem."""
     if root.tag != q("xliff") or root.get("version") != "1.2":
-        raise XLIFFError([_("The file is not XLIFF 1.2 (%(ns)s).") % {"ns": NS}])
+        raise FileError([_("The file is not XLIFF 1.2 (%(ns)s).") % {"ns": NS}])
     problems, docs, seen = [], [], set()
     for file in root.iter(q("file")):
         source_language = site_language(file.get("source-language"))
@@ -182,93 +138,15 @@ def parse_xliff(data):
                 )
             )
     if problems:
-        raise XLIFFError(problems)
+        raise FileError(problems)
     if not docs:
-        raise XLIFFError([_("The file has no trans-unit.")])
+        raise FileError([_("The file has no trans-unit.")])
     return docs
 
 
-@dataclass
-class Report:
-    """What an import changed, what it refused, and how many units it left as they were."""
-
-    changed: list = field(default_factory=list)  # [(id, language, before, after)]
-    refused: list = field(default_factory=list)  # [(id, why)]
-    unchanged: int = 0
-    written: bool = False
-
-
-def check_units(docs, by):
-    """The report of what importing `docs` as `by` would do, and the writes to make: [(obj, code, text, revision)].
-
-    Raises XLIFFError for unknown ids and units that are no translation, PermissionDenied for a language `by` may
-    not edit.
-    """
-    for code in sorted({doc.target_language for doc in docs}, key=languages.CODES.index):
-        require_translate(by, code)
-    report, writes, problems = Report(), [], []
-    for doc in docs:
-        try:
-            obj = units_.find(doc.id)
-        except units_.UnknownUnit as exc:
-            problems.append(str(exc))
-            continue
-        code = doc.target_language
-        if not units_.is_translation(obj, code):
-            problems.append(
-                _("%(id)s: its %(language)s text is the original, not a translation.")
-                % {"id": doc.id, "language": file_language(code)}
-            )
-            continue
-        stored = writing.text_in(obj, code)
-        try:
-            text = writing.clean_text(doc.target or "")
-        except ValidationError as exc:
-            problems.append(f"{doc.id}: {'; '.join(exc.messages)}")
-            continue
-        if not text or text == stored or text == writing.clean_text(doc.source):
-            # An empty target never deletes a translation, and one that is its source is untranslated: tools fill
-            # untranslated targets with the source when they write the translated file.
-            report.unchanged += 1
-            continue
-        if writing.clean_text(doc.source) != writing.text_in(obj, doc.source_language):
-            report.refused.append(
-                (
-                    doc.id,
-                    _("its %(language)s source changed on the site since the export")
-                    % {"language": file_language(doc.source_language)},
-                )
-            )
-            continue
-        try:
-            checked = writing.check_text(obj, code, text, by, doc.revision)
-        except writing.Conflict as conflict:
-            report.refused.append(
-                (
-                    doc.id,
-                    _("its %(language)s text was changed on the site since the export, by %(by)s")
-                    % {"language": file_language(code), "by": conflict.by or _("someone")},
-                )
-            )
-            continue
-        if checked is None:  # the exported text, while someone changed it since: theirs stands
-            report.unchanged += 1
-            continue
-        report.changed.append((doc.id, code, stored, checked))
-        writes.append((obj, code, checked, doc.revision))
-    if problems:
-        raise XLIFFError(problems)
-    return report, writes
+FORMAT = Format("XLIFF 1.2", "xliff", read_xliff)
 
 
 def import_xliff(data, by):
     """Import an XLIFF document as `by`: the report; written only when nothing was refused."""
-    docs = parse_xliff(data)
-    with writing.batch(by):
-        report, writes = check_units(docs, by)
-        if report.refused:
-            return report
-        for obj, code, text, revision in writes:
-            writing.write_text(obj, code, text, by=by, base_revision=revision)
-        report.written = bool(writes)
-    return report
+    return import_file(data, by, [FORMAT])[1]

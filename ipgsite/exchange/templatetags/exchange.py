@@ -9,7 +9,7 @@ register = template.Library()
 @register.inclusion_tag("exchange/dashboard.html", takes_context=True)
 def exchange_files(context):
     """On the translators' dashboard: for each of the user's languages, its files from each other language, and the
-    XLIFF upload."""
+    upload of an XLIFF or TMX file."""
     mine = translatable_languages(context["request"].user)
     pairs = [
         (target, languages.name(target), [(source, languages.name(source)) for source in languages.others(target)])

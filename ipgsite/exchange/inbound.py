@@ -1,0 +1,290 @@
+"""A translated file coming back from a translation tool, in any of the formats the site reads (XLIFF 1.2, TMX 1.4b).
+
+Each format's reader turns the document into `UnitDoc`s; from there every format is imported the same way. The
+file is parsed with defusedxml (no entities), at most MAX_BYTES; every unit is checked before anything is written,
+and the writes go through `editing.writing` in one transaction, with the importer's rights. All or nothing: a file
+that would change a language the importer may not edit, or any unit whose source changed since the export or whose
+target someone changed on the site since, changes nothing; the report names each.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from ipgsite.editing import writing
+from ipgsite.editing.models import Change
+from ipgsite.editing.permissions import require_translate
+from ipgsite.ipg import languages
+
+from . import units as units_
+
+MAX_BYTES = 5_000_000
+
+
+def file_language(code):
+    """A site language as files name it (BCP 47): zh-hans -> zh-Hans."""
+    return languages.html_lang(code)
+
+
+def site_language(value):
+    """The site language a file names, in any case, or None."""
+    return {code.lower(): code for code in languages.CODES}.get((value or "").strip().lower())
+
+
+class FileError(Exception):
+    """A file that cannot be imported: every problem found, and its format when it is one the site reads."""
+
+    def __init__(self, problems, format=None):
+        self.problems = problems
+        self.format = format
+        super().__init__("; ".join(problems))
+
+
+@dataclass
+class UnitDoc:
+    """One unit as the file has it: its id, its two languages and texts, and the revision it was exported at
+    (writing.LATEST where the format carries none)."""
+
+    id: str
+    source_language: str
+    target_language: str
+    source: str
+    target: str | None  # None: the unit has no target
+    revision: object  # int, or writing.LATEST
+
+
+@dataclass(frozen=True)
+class Format:
+    """A format the site reads back: its name, its root element's local name, and its reader (root -> [UnitDoc])."""
+
+    name: str
+    root: str
+    read: Callable
+
+
+def too_large():
+    return _("The file is larger than %(max)d bytes.") % {"max": MAX_BYTES}
+
+
+def local_name(tag):
+    return tag.rpartition("}")[2]
+
+
+def parse_xml(data):
+    """The root element of a document of at most MAX_BYTES, without entities; raises FileError."""
+    if len(data) > MAX_BYTES:
+        raise FileError([too_large()])
+    try:
+        return SafeET.fromstring(data)
+    except DefusedXmlException:
+        raise FileError([_("The file declares entities; XLIFF and TMX need none.")]) from None
+    except SafeET.ParseError as exc:
+        raise FileError([_("The file is not well-formed XML: %(error)s") % {"error": exc}]) from None
+
+
+def read_units(data, formats):
+    """(format, [UnitDoc]) of a document in one of `formats`, told apart by the root element; raises FileError."""
+    root = parse_xml(data)
+    for format in formats:
+        if local_name(root.tag) == format.root:
+            try:
+                return format, format.read(root)
+            except FileError as exc:
+                exc.format = format
+                raise
+    found = {"root": local_name(root.tag)}
+    if len(formats) == 1:
+        raise FileError(
+            [_("The file is not %(format)s: its root element is <%(root)s>.") % {"format": formats[0].name, **found}]
+        )
+    names = {"formats": ", ".join(format.name for format in formats), **found}
+    raise FileError([_("The file is none of %(formats)s: its root element is <%(root)s>.") % names])
+
+
+@dataclass
+class Report:
+    """What an import changed, what it refused, and which units it left as they were."""
+
+    changed: list = field(default_factory=list)  # [(id, language, before, after)]
+    refused: list = field(default_factory=list)  # [(id, why)]
+    unchanged: list = field(default_factory=list)  # [id]
+    written: bool = False
+
+    def as_json(self):
+        return {
+            "written": self.written,
+            "changed": [
+                {"id": id, "language": code, "before": before, "after": after}
+                for id, code, before, after in self.changed
+            ],
+            "unchanged": self.unchanged,
+            "refused": [{"id": id, "why": str(why)} for id, why in self.refused],
+        }
+
+
+def was_stored_before(obj, code, text):
+    """Whether `text` is an earlier version of the stored text: what a file without revisions carries when it was
+    exported before someone changed the text on the site."""
+    return Change.objects.of_text(obj, code).filter(before=text).exists()
+
+
+def check_units(docs, by):
+    """The report of what importing `docs` as `by` would do, and the writes to make: [(obj, code, text, revision)].
+
+    Raises FileError for unknown ids and units that are no translation, PermissionDenied for a language `by` may
+    not edit.
+    """
+    for code in sorted({doc.target_language for doc in docs}, key=languages.CODES.index):
+        require_translate(by, code)
+    report, writes, problems = Report(), [], []
+    for doc in docs:
+        try:
+            obj = units_.find(doc.id)
+        except units_.UnknownUnit as exc:
+            problems.append(str(exc))
+            continue
+        code = doc.target_language
+        if not units_.is_translation(obj, code):
+            problems.append(
+                _("%(id)s: its %(language)s text is the original, not a translation.")
+                % {"id": doc.id, "language": file_language(code)}
+            )
+            continue
+        stored = writing.text_in(obj, code)
+        try:
+            text = writing.clean_text(doc.target or "")
+        except ValidationError as exc:
+            problems.append(f"{doc.id}: {'; '.join(exc.messages)}")
+            continue
+        if not text or text == stored or text == writing.clean_text(doc.source):
+            # An empty target never deletes a translation, and one that is its source is untranslated: tools fill
+            # untranslated targets with the source when they write the translated file.
+            report.unchanged.append(doc.id)
+            continue
+        if writing.clean_text(doc.source) != writing.text_in(obj, doc.source_language):
+            report.refused.append(
+                (
+                    doc.id,
+                    _("its %(language)s source changed on the site since the export")
+                    % {"language": file_language(doc.source_language)},
+                )
+            )
+            continue
+        if doc.revision is writing.LATEST and was_stored_before(obj, code, text):
+            report.unchanged.append(doc.id)  # an older text from a file without revisions: the newer one stands
+            continue
+        try:
+            checked = writing.check_text(obj, code, text, by, doc.revision)
+        except writing.Conflict as conflict:
+            report.refused.append(
+                (
+                    doc.id,
+                    _("its %(language)s text was changed on the site since the export, by %(by)s")
+                    % {"language": file_language(code), "by": conflict.by or _("someone")},
+                )
+            )
+            continue
+        if checked is None:  # the exported text, while someone changed it since: theirs stands
+            report.unchanged.append(doc.id)
+            continue
+        report.changed.append((doc.id, code, stored, checked))
+        writes.append((obj, code, checked, doc.revision))
+    if problems:
+        raise FileError(problems)
+    return report, writes
+
+
+def import_units(docs, by):
+    """Write the changed targets of `docs` as `by`: the report; written only when nothing was refused."""
+    with writing.batch(by):
+        report, writes = check_units(docs, by)
+        if report.refused:
+            return report
+        for obj, code, text, revision in writes:
+            writing.write_text(obj, code, text, by=by, base_revision=revision)
+        report.written = bool(writes)
+    return report
+
+
+def import_file(data, by, formats):
+    """Import a document in one of `formats` as `by`: (its format, the report). Raises FileError, PermissionDenied,
+    ValidationError, or writing.Conflict when someone saves a text of the file while it is being written."""
+    format, docs = read_units(data, formats)
+    return format, import_units(docs, by)
+
+
+class ImportCommand(BaseCommand):
+    """`manage.py importxliff|importtmx FILE --as USERNAME [--json]`: subclasses name the `format` they read."""
+
+    format = None
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help=f"a {self.format.name} file")
+        parser.add_argument("--as", dest="username", required=True, help="import as this user, with their rights")
+        parser.add_argument(
+            "--json",
+            dest="as_json",
+            action="store_true",
+            help="print the report as JSON: written, changed, unchanged, refused (and problems, if the file is bad)",
+        )
+
+    def handle(self, *args, file, username, as_json=False, **options):
+        self.as_json = as_json
+        by = get_user_model().objects.filter(username=username, is_active=True).first()
+        if by is None:
+            self.fail(file, [f"no active user {username!r}"])
+        try:
+            size = Path(file).stat().st_size
+            if size > MAX_BYTES:
+                self.fail(file, [f"{file} is {size} bytes, more than {MAX_BYTES}"])
+            data = Path(file).read_bytes()
+        except OSError as exc:
+            self.fail(file, [f"{file} cannot be read: {exc.strerror}"])
+        try:
+            _format, report = import_file(data, by, [self.format])
+        except FileError as exc:
+            self.fail(file, exc.problems)
+        except (PermissionDenied, ValidationError) as exc:
+            self.fail(file, exc.messages if isinstance(exc, ValidationError) else [str(exc)])
+        except writing.Conflict as conflict:
+            self.fail(
+                file,
+                [f"someone saved {conflict.obj} [{conflict.code}] while the file was being imported; import it again"],
+            )
+        if self.as_json:
+            self.stdout.write(json_text({"file": file, **report.as_json()}))
+        else:
+            for id, why in report.refused:
+                self.stdout.write(f"refused {id}: {why}")
+        if report.refused:
+            raise CommandError(
+                f"Nothing was imported: {len(report.refused)} units refused. Export again, carry your changes over, "
+                "and import that file."
+            )
+        if not self.as_json:
+            for id, code, _before, _after in report.changed:
+                self.stdout.write(f"changed {id} [{code}]")
+            self.stdout.write(f"Imported {file}: {len(report.changed)} changed, {len(report.unchanged)} unchanged.")
+
+    def fail(self, file, problems):
+        """Stop with nothing imported, naming every problem (and, with --json, printing them as JSON too)."""
+        problems = [str(problem) for problem in problems]
+        if self.as_json:
+            report = {"file": file, **Report().as_json(), "problems": problems}
+            self.stdout.write(json_text(report))
+        if len(problems) == 1:
+            raise CommandError(f"Nothing was imported. {file}: {problems[0]}")
+        listed = "\n".join(f"  {problem}" for problem in problems)
+        raise CommandError(f"Nothing was imported. {file}:\n{listed}")
+
+
+def json_text(value):
+    return json.dumps(value, ensure_ascii=False, indent=2)
