@@ -1,4 +1,8 @@
-"""Where the database finds and ranks: SQLite's FTS5, or PostgreSQL's pg_trgm and GIN, by the database in use.
+"""Where the database finds and ranks: SQLite's FTS5, PostgreSQL's pg_trgm and GIN, or a plain scan of every entry.
+
+The backend is the class that SEARCH_BACKEND names (`Auto`, the default, follows the database in use: `SQLiteSearch`,
+`PostgresSearch`, else `LikeScan`). It answers everything search asks of the database: one query's entries, counted
+and ranked (`search_for`), and whether groups of terms find anything (`which_find`, `which_held`).
 
 A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
 names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its words
@@ -22,7 +26,10 @@ Strings reach the database only as parameters; an FTS5 query is made of quoted p
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
+from django.utils.module_loading import import_string
 
 from ipgsite.ipg.models import Paragraph
 
@@ -120,9 +127,11 @@ class Found(NamedTuple):
 
 
 class Search:
-    """One query's search: which entries contain every term, how many, and one page of them in rank order."""
+    """One query's search: which entries contain every term, how many, and one page of them in rank order.
 
-    by_like = False
+    This one compares every entry with `LIKE` (the plain scan); its subclasses ask the database's text indexes."""
+
+    indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
 
     def __init__(self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None):
         """`subsets`: lists of terms; an entry then matches if it matches every term of any of them (the terms
@@ -159,7 +168,7 @@ class Search:
             search = type(self)(subset)
             selects.append(f"SELECT e.id {search._from_where()}")
             params += search.params
-            self.indexed = self.indexed or getattr(search, "indexed", False)
+            self.indexed = self.indexed or search.indexed
         self.where.insert(0, f"e.id IN ({' UNION '.join(selects)})")
         self.params[:0] = params
 
@@ -218,12 +227,6 @@ class Search:
         return total, [Found(*row[1:]) for row in rows]
 
 
-class LikeScan(Search):
-    """Every entry read and compared: correct anywhere, and the baseline that the indexes are measured against."""
-
-    by_like = True
-
-
 def _trigram_match(term):
     """The FTS5 expression for a term in the trigram table: any of its forms in the text, or its stems."""
     alternatives = [f"folded : {fts_phrase(form)}" for form in term.forms]
@@ -235,7 +238,7 @@ def _gram_match(forms):
     return "(" + " OR ".join(fts_phrase(form) for form in forms) + ")"
 
 
-class SQLiteSearch(Search):
+class SQLiteQuery(Search):
     def look_up(self, terms):
         by_trigrams = [t for t in terms if not any(is_short(f) for f in t.forms)]
         by_grams = [t for t in terms if t not in by_trigrams and all(is_short_cjk(f) for f in t.forms) and not t.words]
@@ -277,7 +280,7 @@ class SQLiteSearch(Search):
         self.params += params
 
 
-class PostgresSearch(Search):
+class PostgresQuery(Search):
     one_term_as_list = True
 
     def look_up(self, terms):
@@ -321,13 +324,13 @@ class PostgresSearch(Search):
         return with_indexes(run) if self.indexed else run()
 
     def page(self, offset, limit):
-        return self._with_indexes(lambda: super(PostgresSearch, self).page(offset, limit))
+        return self._with_indexes(lambda: super(PostgresQuery, self).page(offset, limit))
 
     def any(self):
         return self._with_indexes(super().any)
 
 
-class PostgresExists(PostgresSearch):
+class PostgresExists(PostgresQuery):
     """Whether any entry matches: a term's conditions as one bitmap, whose first row answers, rather than a list of
     every id each condition finds (rechecked, at 50x the corpus, on thousands of rows for a word like "card")."""
 
@@ -351,36 +354,128 @@ def with_indexes(run):
         return run()
 
 
+# The backends: what search asks of the database, answered by one class that SEARCH_BACKEND names (ipgsite/settings.py),
+# loaded by its dotted path as Django loads cache and database backends.
+
+
+class LikeScan:
+    """The plain scan: every entry read and compared, on any database. It finds exactly what the indexes find (the
+    tests and the benchmarks measure them against it).
+
+    It is the base of every backend: what a backend's indexes do not serve, it answers as the scan does."""
+
+    vendors = None  # the databases (`connection.vendor`) whose tables it reads; None: any
+    query = Search  # one query's search
+    exists = Search  # one query's search, asked only whether any entry matches
+
+    @classmethod
+    def for_vendor(cls, vendor):
+        """The backend to use on this database."""
+        return cls()
+
+    def search(self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None):
+        """One query's search (`Search`): its entries counted and ranked, a page at a time."""
+        return self.query(terms, languages, kinds, page_language, ranking, subsets)
+
+    def which_find(self, groups, languages=(), kinds=(), page_language="en"):
+        """For each list of terms, whether any entry matches every term of it: one query for them all."""
+        searches = [self.exists(group, languages, kinds) for group in groups]
+        if not searches:
+            return []
+        sql = "SELECT " + ", ".join(f"(SELECT 1 {search._from_where()} LIMIT 1)" for search in searches)
+        params = [param for search in searches for param in search.params]
+
+        def run():
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                return [found is not None for found in cursor.fetchone()]
+
+        return with_indexes(run) if any(search.indexed for search in searches) else run()
+
+    def which_held(self, forms):
+        """The forms that some entry, in any language, contains: one query."""
+        found = self.which_find([[Term(form, (form,))] for form in forms])
+        return {form for form, held in zip(forms, found, strict=True) if held}
+
+
+class SQLiteSearch(LikeScan):
+    """SQLite's FTS5 tables (migrations 0002 and 0004): the trigram table over the fold and the stems, the unicode61
+    table over the CJK letters and pairs."""
+
+    vendors = ("sqlite",)
+    query = exists = SQLiteQuery
+
+
+class PostgresSearch(LikeScan):
+    """PostgreSQL's GIN indexes (migrations 0002 and 0004): pg_trgm over the fold, a `simple` tsvector of the CJK
+    letters and pairs, the `english` tsvector of the text."""
+
+    vendors = ("postgresql",)
+    query = PostgresQuery
+    exists = PostgresExists
+
+
+class Auto(LikeScan):
+    """The backend that fits the database in use: `SQLiteSearch` on SQLite, `PostgresSearch` on PostgreSQL, the
+    plain scan on any other. The default."""
+
+    @classmethod
+    def for_vendor(cls, vendor):
+        return {"sqlite": SQLiteSearch, "postgresql": PostgresSearch}.get(vendor, LikeScan)()
+
+
+def backend_class(path):
+    """The backend class a dotted path names, or ImproperlyConfigured saying what is wrong with it."""
+    try:
+        found = import_string(path)
+    except ImportError as error:
+        raise ImproperlyConfigured(
+            f"SEARCH_BACKEND = {path!r} cannot be imported ({error}). Name a search backend class by its dotted path,"
+            " e.g. 'ipgsite.search.backends.Auto'."
+        ) from error
+    if not (isinstance(found, type) and issubclass(found, LikeScan)):
+        raise ImproperlyConfigured(
+            f"SEARCH_BACKEND = {path!r} is not a search backend: a backend is a subclass of"
+            " ipgsite.search.backends.LikeScan, e.g. 'ipgsite.search.backends.Auto'."
+        )
+    return found
+
+
+def load(path, vendor):
+    """The backend a dotted path names, for a database; ImproperlyConfigured if there is none, or if it cannot read
+    that database's indexes."""
+    found = backend_class(path)
+    if found.vendors is not None and vendor not in found.vendors:
+        raise ImproperlyConfigured(
+            f"SEARCH_BACKEND = {path!r} reads the text indexes of {' or '.join(found.vendors)}, and the database is"
+            f" {vendor}. Use 'ipgsite.search.backends.Auto', which follows the database, or"
+            " 'ipgsite.search.backends.LikeScan', which works on any database."
+        )
+    return found.for_vendor(vendor)
+
+
+_loaded = {}  # (dotted path, database vendor) -> backend
+
+
+def backend(by_like=False):
+    """The backend SEARCH_BACKEND names, for the database in use; or the plain scan."""
+    path = "ipgsite.search.backends.LikeScan" if by_like else settings.SEARCH_BACKEND
+    key = (path, connection.vendor)
+    if key not in _loaded:
+        _loaded[key] = load(path, connection.vendor)
+    return _loaded[key]
+
+
 def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False, ranking=None, subsets=None):
-    """The search that fits the database in use (or the plain LIKE scan)."""
-    if by_like:
-        kind = LikeScan
-    else:
-        kind = {"sqlite": SQLiteSearch, "postgresql": PostgresSearch}.get(connection.vendor, LikeScan)
-    return kind(terms, languages, kinds, page_language, ranking, subsets)
+    """One query's search, through the backend (or the plain scan)."""
+    return backend(by_like).search(terms, languages, kinds, page_language, ranking, subsets)
 
 
 def which_find(groups, languages=(), kinds=(), page_language="en", by_like=False):
     """For each list of terms, whether any entry matches every term of it: one query for them all."""
-    exists = not by_like and connection.vendor == "postgresql"
-    searches = [
-        PostgresExists(group, languages, kinds) if exists else search_for(group, languages, kinds, by_like=by_like)
-        for group in groups
-    ]
-    if not searches:
-        return []
-    sql = "SELECT " + ", ".join(f"(SELECT 1 {search._from_where()} LIMIT 1)" for search in searches)
-    params = [param for search in searches for param in search.params]
-
-    def run():
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return [found is not None for found in cursor.fetchone()]
-
-    return with_indexes(run) if any(getattr(search, "indexed", False) for search in searches) else run()
+    return backend(by_like).which_find(groups, languages, kinds, page_language)
 
 
 def which_held(forms, by_like=False):
     """The forms that some entry, in any language, contains: one query."""
-    found = which_find([[Term(form, (form,))] for form in forms], by_like=by_like)
-    return {form for form, held in zip(forms, found, strict=True) if held}
+    return backend(by_like).which_held(forms)
