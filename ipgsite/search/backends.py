@@ -1,8 +1,10 @@
 """Where the database finds and ranks: SQLite's FTS5, PostgreSQL's pg_trgm and GIN, or a plain scan of every entry.
 
 The backend is the class that SEARCH_BACKEND names (`Auto`, the default, follows the database in use: `SQLiteSearch`,
-`PostgresSearch`, else `LikeScan`). It answers everything search asks of the database: one query's entries, counted
-and ranked (`search_for`), and whether groups of terms find anything (`which_find`, `which_held`).
+`PostgresSearch`, else `LikeScan`). It answers everything search and translation memory ask of the database: one
+query's entries, counted and ranked (`search_for`), whether groups of terms find anything (`which_find`,
+`which_held`), and the texts like a given one (`similar`, through search/similar.py). Nothing outside this app reads
+the index's tables.
 
 A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
 names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its words
@@ -23,6 +25,7 @@ on both databases (and in the LIKE scan); ties go to official text, then example
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -32,6 +35,7 @@ from django.db import connection, transaction
 from django.utils.module_loading import import_string
 
 from ipgsite.ipg.models import Paragraph
+from ipgsite.ipg.text import CJK  # as releases.diffing counts tokens: Han, kana, CJK punctuation, full-width forms
 
 from .expanding import Term
 from .folding import is_cjk
@@ -354,13 +358,44 @@ def with_indexes(run):
         return run()
 
 
-# The backends: what search asks of the database, answered by one class that SEARCH_BACKEND names (ipgsite/settings.py),
-# loaded by its dotted path as Django loads cache and database backends.
+# The backends: what search and translation memory ask of the database, answered by one class that SEARCH_BACKEND
+# names (ipgsite/settings.py), loaded by its dotted path as Django loads cache and database backends.
+
+
+class Text(NamedTuple):
+    """One entry of the index as translation memory compares it: a paragraph's text or a note's body in one language."""
+
+    id: int
+    paragraph_id: int
+    note_id: int | None
+    language: str
+    folded: str
+    text: str
+
+
+TEXT_COLUMNS = ", ".join(f"e.{name}" for name in Text._fields)
+# An entry whose paragraph's text, or whose note, is also indexed in the target language (the first parameter).
+TRANSLATED = (
+    "EXISTS (SELECT 1 FROM search_entry t WHERE t.paragraph_id = e.paragraph_id AND t.language = %s"
+    " AND (t.note_id = e.note_id OR (t.note_id IS NULL AND e.note_id IS NULL)))"
+)
+
+
+def _texts(ids):
+    """The entries with these ids, as `Text`s, in the order of the ids."""
+    if not ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {TEXT_COLUMNS} FROM search_entry e WHERE e.id IN ({', '.join(['%s'] * len(ids))})", list(ids)
+        )
+        found = {row[0]: Text(*row) for row in cursor.fetchall()}
+    return [found[pk] for pk in ids if pk in found]
 
 
 class LikeScan:
     """The plain scan: every entry read and compared, on any database. It finds exactly what the indexes find (the
-    tests and the benchmarks measure them against it).
+    tests and the benchmarks measure them against it), and offers translation memory every translated text.
 
     It is the base of every backend: what a backend's indexes do not serve, it answers as the scan does."""
 
@@ -397,22 +432,128 @@ class LikeScan:
         found = self.which_find([[Term(form, (form,))] for form in forms])
         return {form for form, held in zip(forms, found, strict=True) if held}
 
+    def similar(self, entry, target, limit, wanted):
+        """Translation memory's candidates for the `Text` `entry`: entries in its language, other than itself, whose
+        text is also indexed in the `target` language, those most like it first. An index offers at most `limit`,
+        and looks further when it finds fewer than `wanted`. The scan ranks nothing: it offers every one, for the
+        caller to compare."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {TEXT_COLUMNS} FROM search_entry e WHERE e.language = %s AND e.id != %s AND {TRANSLATED}",
+                [entry.language, entry.id, target],
+            )
+            return [Text(*row) for row in cursor.fetchall()]
+
+
+# Translation memory through the text indexes: which pieces of a text to look up.
+
+TRIGRAMS_ASKED = 32  # trigrams of the text looked up on SQLite (spread over the text): more cost more, find no better
+MATCHES_RANKED = 120  # the index's best matches in any language, before those in the source language are kept
+PROBES = (6, 16)  # on PostgreSQL: the words (or CJK runs of 4) looked up, and how many when too few texts share them
+CJK_RUN = re.compile(f"[{CJK}]+")
+PROBE = re.compile(rf"[{CJK}]+|[^\W{CJK}]{{4,}}")
+
+
+def _trigrams(folded):
+    """Distinct trigrams without spaces, spread evenly over the text, at most TRIGRAMS_ASKED of them."""
+    seen = []
+    for start in range(len(folded) - 2):
+        gram = folded[start : start + 3]
+        if " " not in gram and gram not in seen:
+            seen.append(gram)
+    if len(seen) > TRIGRAMS_ASKED:
+        step = len(seen) / TRIGRAMS_ASKED
+        seen = [seen[int(i * step)] for i in range(TRIGRAMS_ASKED)]
+    return seen
+
+
+def _probes(folded, count):
+    """Pieces of the text a similar text shares: its longest words (the rarest), or runs of 4 CJK characters
+    spread over the text."""
+    pieces = []
+    for piece in PROBE.findall(folded):
+        if CJK_RUN.fullmatch(piece):
+            pieces += [piece[i : i + 4] for i in range(0, len(piece), 4) if len(piece[i : i + 4]) >= 3]
+        else:
+            pieces.append(piece)
+    pieces = list(dict.fromkeys(pieces))
+    if len(pieces) <= count:
+        return pieces
+    if CJK_RUN.search(folded):
+        step = len(pieces) / count
+        return [pieces[int(i * step)] for i in range(count)]
+    return sorted(pieces, key=len, reverse=True)[:count]
+
 
 class SQLiteSearch(LikeScan):
     """SQLite's FTS5 tables (migrations 0002 and 0004): the trigram table over the fold and the stems, the unicode61
-    table over the CJK letters and pairs."""
+    table over the CJK letters and pairs. Translation memory's candidates share most trigrams with the text (bm25)."""
 
     vendors = ("sqlite",)
     query = exists = SQLiteQuery
 
+    def similar(self, entry, target, limit, wanted):
+        grams = _trigrams(entry.folded)
+        if not grams:
+            return []
+        query = " OR ".join(fts_phrase(gram) for gram in grams)
+        # First the index's best matches in any language, then those translated; when the best matches are not
+        # translated (a section no one has translated yet), every match is ranked among the translated texts.
+        ranked_first = (
+            f"SELECT e.id FROM (SELECT rowid AS id, rank FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH %s"
+            " ORDER BY rank LIMIT %s) AS matches JOIN search_entry e ON e.id = matches.id"
+            f" WHERE e.language = %s AND e.id != %s AND {TRANSLATED} ORDER BY matches.rank LIMIT %s"
+        )
+        every_match = (
+            f"SELECT e.id FROM {TRIGRAM_TABLE}, search_entry e WHERE e.id = {TRIGRAM_TABLE}.rowid"
+            f" AND {TRIGRAM_TABLE} MATCH %s AND e.language = %s AND e.id != %s AND {TRANSLATED}"
+            f" ORDER BY bm25({TRIGRAM_TABLE}) LIMIT %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(ranked_first, [query, MATCHES_RANKED, entry.language, entry.id, target, limit])
+            found = [row[0] for row in cursor.fetchall()]
+            if len(found) < limit:
+                cursor.execute(every_match, [query, entry.language, entry.id, target, limit])
+                found = [row[0] for row in cursor.fetchall()]
+        return _texts(found)
+
 
 class PostgresSearch(LikeScan):
     """PostgreSQL's GIN indexes (migrations 0002 and 0004): pg_trgm over the fold, a `simple` tsvector of the CJK
-    letters and pairs, the `english` tsvector of the text."""
+    letters and pairs, the `english` tsvector of the text. Translation memory's candidates share most of the text's
+    rarest words (or runs of CJK characters), each found through pg_trgm under `LIKE`."""
 
     vendors = ("postgresql",)
     query = PostgresQuery
     exists = PostgresExists
+
+    def similar(self, entry, target, limit, wanted):
+        for count in PROBES:
+            found = self._sharing_probes(entry, _probes(entry.folded, count), target, limit)
+            if len(found) >= wanted:
+                break
+        return _texts(found)
+
+    @staticmethod
+    def _sharing_probes(entry, probes, target, limit):
+        """The ids of the texts that share most of the probes, best first."""
+        if not probes:
+            return []
+        patterns = [like_pattern(probe) for probe in probes]
+        shared = " + ".join(["CASE WHEN folded LIKE %s THEN 1 ELSE 0 END"] * len(patterns))
+        sql = (
+            f"WITH e AS MATERIALIZED (SELECT id, language, paragraph_id, note_id, {shared} AS shared FROM search_entry"
+            f" WHERE {' OR '.join(['folded LIKE %s'] * len(patterns))})"
+            f" SELECT e.id FROM e WHERE e.language = %s AND e.id != %s AND {TRANSLATED}"
+            " ORDER BY e.shared DESC, e.id LIMIT %s"
+        )
+
+        def run():
+            with connection.cursor() as cursor:
+                cursor.execute(sql, patterns + patterns + [entry.language, entry.id, target, limit])
+                return [row[0] for row in cursor.fetchall()]
+
+        return with_indexes(run)
 
 
 class Auto(LikeScan):
