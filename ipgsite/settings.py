@@ -78,6 +78,24 @@ AFTER_WRITE = [
     "ipgsite.study.pictures.follow",  # once committed: the link preview pictures of what changed
 ]
 
+# What other apps add to the reading pages, in order (ipgsite.ipg.layers): to each text, to a section page's
+# context, and after a section's texts. The core's templates name no feature app.
+READING_LAYERS = {
+    "text": {
+        "links": "ipgsite.crosslinks.rendering.link_mentions",
+        "terms": "ipgsite.terms.marking.mark_terms",
+        "lags": "ipgsite.releases.lags.mark_lag",
+    },
+    "section": ["ipgsite.releases.reading.section_context"],
+    "after_section": [
+        "ipgsite.study.layers.paragraph_menu",
+        "ipgsite.terms.marking.term_cards",
+        "ipgsite.study.layers.reading_list_bar",
+        "ipgsite.crosslinks.layers.mentioned_in",
+        "ipgsite.finder.layers.steps_to",
+    ],
+}
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

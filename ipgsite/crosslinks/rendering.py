@@ -26,16 +26,22 @@ def links_by_text(section_id):
     return found
 
 
-def linked_html(text, cache):
-    """A paragraph's or note's rendered text (`ipg.reading.Text`) with its mentions of other sections linked.
-    `cache` keeps each section's links, read once per page in one query. An earlier version's text is left unlinked:
-    links are found in the current text only."""
+def linked_html(text, cache, html=None):
+    """A paragraph's or note's rendered text (`ipg.reading.Text`; or `html`, its HTML as earlier layers left it) with
+    its mentions of other sections linked. `cache` keeps each section's links, read once per page in one query. An
+    earlier version's text is left unlinked: links are found in the current text only."""
+    html = text.html if html is None else html
     if text.obj.pk is None:
-        return text.html
+        return html
     section_id = text.paragraph.section_id
     if section_id not in cache:
         cache[section_id] = links_by_text(section_id)
-    return with_links(text.html, cache[section_id].get(text.place, []))
+    return with_links(html, cache[section_id].get(text.place, []))
+
+
+def link_mentions(text, html, page):
+    """A text layer of the reading pages (settings.READING_LAYERS): the text's mentions of other sections linked."""
+    return linked_html(text, page.setdefault("links", {}), html)
 
 
 def _title(section, code):

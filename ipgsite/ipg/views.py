@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from . import compare, languages, versions
+from . import compare, languages, layers, versions
 from .markup import render_markdown
 from .models import Chapter, Paragraph, Penalty, Section
 from .reading import languages_of, read_section
@@ -79,6 +79,8 @@ def section(request, number):
         "canonical_url": request.build_absolute_uri(_section_url(section, page_lang)),
         "alternates": [(code, request.build_absolute_uri(_section_url(section, code))) for code in languages.CODES],
         "og_locale": languages.OPEN_GRAPH_LOCALES[page_lang],
+        "reading_page": {},
+        **layers.section_context(section, version),
     }
     return render(request, "ipg/section.html", context)
 

@@ -3,6 +3,11 @@ English, or a note's original, as a release on this site held it."""
 
 from dataclasses import dataclass, field
 
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
 from ipgsite.editing.models import Status
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Note
@@ -79,3 +84,36 @@ def _lag(status, held, source, original=""):
     release = newest_holding(held, status.confirmed_source)
     diff = diff_html(status.confirmed_source, source) if status.confirmed_source else ""
     return Lag(language=status.language, release="" if release == UNKNOWN else release, diff=diff, original=original)
+
+
+# A note's original, in the language it is in, as the mark on its outdated translation names it to the reader.
+ORIGINALS = {
+    "en": _("the note's English original"),
+    "zh-hans": _("the note's Chinese original"),
+    "ja": _("the note's Japanese original"),
+}
+
+
+def mark_lag(text, html, page):
+    """A text layer of the reading pages (settings.READING_LAYERS): after a paragraph's or note's translation that
+    follows an older source, the mark that says so, in the reader's language. The section's lags are read once per
+    page; a missing translation, and an older release's frozen text, have none."""
+    obj = text.obj
+    if text.missing or obj is None or obj.pk is None:
+        return html
+    lags, section_id = page.setdefault("lags", {}), text.paragraph.section_id
+    if section_id not in lags:
+        lags[section_id] = lags_in(text.paragraph.section)
+    lag = lags[section_id].of(obj, text.code)
+    if lag is None:
+        return html
+    mark = render_to_string(
+        "releases/lag_mark.html",
+        {
+            "lag": lag,
+            "anchor": f"note-{obj.pk}" if isinstance(obj, Note) else obj.key,
+            "original": ORIGINALS.get(lag.original, ""),
+            "LANGUAGE_CODE": get_language(),
+        },
+    )
+    return mark_safe(f"{html}{mark}")

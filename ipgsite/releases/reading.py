@@ -8,7 +8,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.versions import Version
 
 from .models import Release, parse_date
-from .snapshots import section_as_of
+from .snapshots import last_change, section_as_of
 
 
 class Notes(list):
@@ -76,3 +76,9 @@ def as_released(section, value):
         paragraphs=frozen_paragraphs(content),
         links={"changes": reverse("releases:release", args=[release.date.isoformat()])},
     )
+
+
+def section_context(section, version):
+    """A section layer of the reading pages (settings.READING_LAYERS): the release that last changed the section,
+    for the line under its title and the "Changed in" marks; none on an older release's page."""
+    return {"change": None if version else last_change(section.number)}

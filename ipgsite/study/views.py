@@ -127,8 +127,7 @@ def paragraph(request, number, key):
         "oembed_url": request.build_absolute_uri(reverse("embedding:oembed"))
         + "?"
         + urlencode({"url": permanent, "format": "json"}),
-        "links_cache": {},
-        "terms_cache": {},
+        "reading_page": {},  # what the text layers read once per page (ipgsite.ipg.layers)
     }
     return render(request, "study/paragraph.html", context)
 
@@ -186,7 +185,7 @@ def reading_list(request):
     entries = lists.read_list(references[: lists.MAX_PARAGRAPHS], codes, fallback=not comparing)
     langs = compare.serialize(codes) if chosen else ""
     context = {
-        "links_cache": {},
+        "reading_page": {},  # what the text layers read once per page (ipgsite.ipg.layers)
         "entries": entries,
         "count": len(references),
         "over": over,

@@ -107,3 +107,13 @@ def marked(text, html, cache):
 def page_cards(cache):
     """The cards of every term `marked` marked with this cache: once per term on the page."""
     return cards(cache.get(MARKED))
+
+
+def mark_terms(text, html, page):
+    """A text layer of the reading pages (settings.READING_LAYERS): the first occurrence of each term marked."""
+    return marked(text, html, page.setdefault("terms", {}))
+
+
+def term_cards(context, page):
+    """After a section's texts (settings.READING_LAYERS): the cards of the terms marked on the page, once each."""
+    return page_cards(page.get("terms", {}))

@@ -5,7 +5,6 @@ from django import template
 from ipgsite.ipg import languages
 
 from ..models import Link
-from ..rendering import linked_html
 
 register = template.Library()
 
@@ -45,12 +44,3 @@ def mentioned_in(section):
             found_in.append(link.language)
     groups = [(source, list(paragraphs.values())) for source, paragraphs in by_section.values()]
     return {"section": section, "groups": groups}
-
-
-@register.simple_tag(takes_context=True)
-def linked(context, text):
-    """A paragraph's or note's rendered text (`ipg.reading.Text`) with its mentions of other sections linked.
-
-    The section's links are read once per page, in one query. An earlier version's text is shown unlinked.
-    """
-    return linked_html(text, context.render_context.setdefault("crosslinks", {}))

@@ -4,7 +4,7 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
 
-from .. import languages
+from .. import languages, layers
 from ..models import NOTE_SOURCES, Penalty
 
 register = template.Library()
@@ -95,3 +95,23 @@ def language_alternates(context):
             url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
         links.append((languages.html_lang(code), request.build_absolute_uri(url)))
     return format_html_join("\n  ", '<link rel="alternate" hreflang="{}" href="{}">', links)
+
+
+def reading_page(context):
+    """The dict that lasts the whole page, where text layers keep what they read once per page: the view's
+    `reading_page` (an included template cannot see its parent's render context), else one for this render."""
+    page = context.get("reading_page")
+    return page if page is not None else context.render_context.setdefault("reading_page", {})
+
+
+@register.simple_tag(takes_context=True)
+def layered(context, text, only=""):
+    """`{% layered t %}`: a paragraph's or note's rendered text with what other apps add to it (settings
+    READING_LAYERS["text"]: cross-links, term marks, lag marks); `{% layered t "links terms" %}` applies those only."""
+    return layers.text_html(text, reading_page(context), only.split() or None)
+
+
+@register.simple_tag(takes_context=True)
+def after_section(context):
+    """What other apps show after a section's texts (settings READING_LAYERS["after_section"])."""
+    return layers.after_section(context, reading_page(context))

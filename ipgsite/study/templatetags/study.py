@@ -5,11 +5,9 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 
-from ipgsite.crosslinks.rendering import linked_html
 from ipgsite.ipg import compare
 from ipgsite.ipg.models import Paragraph
 from ipgsite.study import lists
-from ipgsite.terms.marking import marked
 
 register = template.Library()
 
@@ -58,19 +56,3 @@ def reference_number(reference):
 def reference_key(reference):
     parsed = lists.parse(reference)
     return parsed[1] if parsed else reference.partition(":")[2]
-
-
-def _page_cache(context, name):
-    """A dict the view put in the context to last the whole page (an include cannot see its parent's render
-    context), else one for this render."""
-    cache = context.get(name)
-    return cache if cache is not None else context.render_context.setdefault(f"study-{name}", {})
-
-
-@register.simple_tag(takes_context=True)
-def linked_text(context, text, mark_terms=False):
-    """crosslinks' `linked`, and with `mark_terms` terms' `terms_marked` after it as on a section page, for rows
-    rendered one include at a time: each section's links and occurrences are read once per page into the view's
-    `links_cache` and `terms_cache`."""
-    html = linked_html(text, _page_cache(context, "links_cache"))
-    return marked(text, html, _page_cache(context, "terms_cache")) if mark_terms else html
