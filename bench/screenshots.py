@@ -3,7 +3,8 @@
 Writes artifacts/screenshots/<width>/<page>.png (SCREENSHOTS_DIR to write elsewhere): the page from its top, down to
 at most three screens. Prints, for each page, the height of the whole page and any sideways scrolling, which a phone
 must never have. The pages are served by Django's development server (DEBUG=1) from a fresh SQLite database with
-content/ loaded, on 127.0.0.1; the translators' pages are seen signed in as an editor. Chromium is Debian's
+content/ loaded, on 127.0.0.1; the translators' pages are seen signed in as an editor, and the 404 page as a
+deployment sends it (rendered with DEBUG off, where the development server would show Django's debugging page). Chromium is Debian's
 (/usr/bin/chromium, or CHROMIUM), driven by Playwright.
 
 Run: `make screenshots`.
@@ -32,6 +33,7 @@ django.setup()
 from django.contrib.auth.models import Group, User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
 
 from ipgsite.releases.models import Release  # noqa: E402
 
@@ -39,6 +41,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 OUT = Path(os.environ.get("SCREENSHOTS_DIR", ROOT / "artifacts" / "screenshots"))
 VIEWPORTS = {390: {"width": 390, "height": 844}, 1280: {"width": 1280, "height": 900}}
 SCREENS = 3  # how far down a page is kept
+NOT_FOUND = "/en/ipg/9.9/"
 
 
 def pages(release):
@@ -58,7 +61,7 @@ def pages(release):
         ("release", f"/en/changes/{release}/"),
         ("reading-list", "/en/list/?p=2.3:example-c&p=2.1:definition-1&p=2.4:definition-1"),
         ("quiz", "/en/quiz/"),
-        ("404", "/en/ipg/9.9/"),
+        ("404", NOT_FOUND),
         ("dashboard", "/admin/translate/"),
         ("translate", "/admin/translate/2.4/ja/"),
     ]
@@ -103,6 +106,8 @@ def main():
     call_command("loadcontent", verbosity=0)
     session = signed_in_cookie()
     release = Release.objects.order_by("-date").values_list("date", flat=True).first().isoformat()
+    with override_settings(DEBUG=False):
+        not_found = Client().get(NOT_FOUND, HTTP_HOST="127.0.0.1")
     port = free_port()
     server = serve(port)
     base = f"http://127.0.0.1:{port}"
@@ -114,6 +119,12 @@ def main():
                 context = browser.new_context(viewport=viewport, service_workers="block")
                 context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
                 page = context.new_page()
+                page.route(
+                    base + NOT_FOUND,
+                    lambda route: route.fulfill(
+                        status=404, body=not_found.content, content_type=not_found["Content-Type"]
+                    ),
+                )
                 for name, url in pages(release):
                     response = page.goto(base + url, wait_until="networkidle")
                     size = page.evaluate(
