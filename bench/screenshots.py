@@ -4,8 +4,8 @@ Writes artifacts/screenshots/<width>/<page>.png (SCREENSHOTS_DIR to write elsewh
 at most three screens. Prints, for each page, the height of the whole page and any sideways scrolling, which a phone
 must never have. The pages are served by Django's development server (DEBUG=1) from a fresh SQLite database with
 content/ loaded, on 127.0.0.1; the translators' pages are seen signed in as an editor, and the 404 page as a
-deployment sends it (rendered with DEBUG off, where the development server would show Django's debugging page). Chromium is Debian's
-(/usr/bin/chromium, or CHROMIUM), driven by Playwright.
+deployment sends it (rendered with DEBUG off, where the development server would show Django's debugging page).
+Chromium is Debian's (/usr/bin/chromium, or CHROMIUM), driven by Playwright.
 
 Run: `make screenshots`.
 """
