@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
 .PHONY: serve install messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
-.PHONY: lint fmt test-fast
+.PHONY: lint fmt test-fast screenshots
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -120,6 +120,11 @@ bench: install
 bench-edge: install edge-deps
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(PY) bench/edge_bench.py
+
+## Every page type at 390×844 and 1280×900 in headless Chromium, for a designer's pass:
+## artifacts/screenshots/<width>/<page>.png (bench/screenshots.py).
+screenshots: install browser-deps
+	$(PY) bench/screenshots.py
 
 check: install
 	DEBUG=1 $(PY) manage.py checkcontent

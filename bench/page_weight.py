@@ -6,6 +6,8 @@ Prints, measured in one run:
   section's paragraphs in the three languages and its notes, gzip level 6); the goal is at most 1.3;
 - the same page with the stylesheets and scripts a first visit loads, as `collectstatic` writes them for a
   deployment (hashed, with the .gz copies whitenoise serves), as a ratio to the bare text; the goal is at most 2.0;
+- the page's words alone, every tag removed (its labels, term cards, finder and "Mentioned in" included): what no
+  markup can go below;
 - the heaviest single-language section page (every section with text, every language), against 14,600 bytes;
 - brotli too, when installed.
 
@@ -62,6 +64,12 @@ def static_files(html):
     ]
 
 
+def words_only(html):
+    """The page without a single tag or attribute, its runs of space as one: the floor of any markup."""
+    text = re.sub(rb"<script\b.*?</script>|<style\b.*?</style>", b"", html, flags=re.S)
+    return re.sub(rb"\s+", b" ", re.sub(rb"<[^>]*>", b"", text))
+
+
 def bare_text(number, codes):
     texts = []
     for paragraph in Paragraph.objects.filter(section__number=number).order_by("order"):
@@ -114,6 +122,8 @@ def main():
     print(f"Section 2.3, {URL}: HTML {len(html):,} bytes, bare text {len(bare):,} bytes")
     print(f"  {'':34} {'gzip':>8} {'ratio':>6} {'goal':>6}")
     print(f"  {'bare text':34} {bare_gz:>8,}")
+    words_gz = gzip6(words_only(html))
+    print(f"  {'its words alone, no tag':34} {words_gz:>8,} {words_gz / bare_gz:>6.2f}")
     print(f"  {'HTML':34} {html_gz:>8,} {html_gz / bare_gz:>6.2f} {HTML_RATIO:>6.1f}")
     for name in loaded:
         hashed, sent, raw = assets[name]

@@ -93,17 +93,17 @@ def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
         assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
 
 
-# A section page loads every one of them but the icon (the manifest names it), and the manifest; other pages
-# all but the study tools, which serve a section page's ¶ menu and a reading list kept offline.
+# Every page loads the site's stylesheet, its script and the offline script, and the manifest (which names the icon);
+# the outline, the penalties and the finder's steps add their stylesheet, a reading list kept offline the study tools'.
 OWN_FILES = {
     "/static/css/site.css",
+    "/static/css/pages.css",
     "/static/js/site.js",
-    "/static/js/table.js",
     "/static/offline/offline.js",
     "/static/offline/icon.svg",
     "/static/study/study.css",
-    "/static/study/study.js",
 }
+EVERY_PAGE = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js"}
 
 
 def resources(html):
@@ -130,7 +130,7 @@ def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ip
     # every file a saved page loads is listed, so none is missing offline
     for url in listing["pages"]:
         loaded = resources(client.get(url).content.decode())
-        assert len(loaded) in (len(OWN_FILES) - 2, len(OWN_FILES)) and loaded <= set(listing["assets"]), url
+        assert EVERY_PAGE < loaded <= set(listing["assets"]) and len(loaded) in (4, 5), url
 
 
 def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_path):
@@ -141,7 +141,7 @@ def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_pat
     }
     call_command("collectstatic", interactive=False, verbosity=0)
     listing = json.loads(client.get("/offline/pages.json?lang=ja").content)
-    # Sorted by their names without the hash (sorted as they are, study.<hash>.js may come before study.<hash>.css).
+    # Sorted by their names without the hash (sorted as they are, site.<hash>.js may come before site.<hash>.css).
     hashed = sorted(
         (url for url in listing["assets"] if url.startswith("/static/")),
         key=lambda url: re.sub(r"\.\w{12}\.", ".", url),
@@ -152,7 +152,7 @@ def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_pat
         assert re.fullmatch(re.escape(stem) + r"\.[0-9a-f]{12}\." + extension, url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file()
     loaded = resources(client.get("/ja/ipg/2.3/").content.decode())
-    assert len(loaded) == len(OWN_FILES) and loaded <= set(listing["assets"])
+    assert len(loaded) == len(EVERY_PAGE) + 1 and loaded <= set(listing["assets"])  # and the manifest
 
 
 def test_the_page_list_names_the_release_a_saved_copy_holds_and_changes_with_a_new_one(client, ipg):

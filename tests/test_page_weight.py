@@ -31,7 +31,7 @@ def test_three_language_compare_page_is_under_40_kb_compressed(client, ipg):
     html = client.get("/en/ipg/2.3/?langs=en,zh-hans,ja").content
     # Every stylesheet and script of the site's own that the page loads.
     names = OWN.findall(html.decode())
-    assert {"css/site.css", "js/site.js", "js/table.js"} <= set(names)
+    assert {"css/site.css", "js/site.js"} <= set(names)
     assets = [open(finders.find(name), "rb").read() for name in names]
     sizes = [gzipped(data) for data in [html, *assets]]
     assert sum(sizes) < BUDGET, f"html+css+js = {sizes} bytes gzipped"
@@ -72,7 +72,7 @@ def test_a_deployment_serves_minified_static_files_under_hashed_names_for_a_year
     client = Client()  # its handler, so whitenoise, reads the deployment's settings
     html = client.get("/ja/ipg/2.3/").content.decode()
     hashed = OWN.findall(html)
-    assert {re.sub(r"\.[0-9a-f]{12}\.", ".", name) for name in hashed} >= {"css/site.css", "js/site.js", "js/table.js"}
+    assert {re.sub(r"\.[0-9a-f]{12}\.", ".", name) for name in hashed} >= {"css/site.css", "js/site.js"}
     for name in hashed:
         assert re.search(r"\.[0-9a-f]{12}\.(css|js)$", name), name
         response = client.get(f"/static/{name}", HTTP_ACCEPT_ENCODING="gzip")
@@ -95,19 +95,25 @@ def test_a_deployment_serves_minified_static_files_under_hashed_names_for_a_year
 def test_the_minified_scripts_still_parse(ipg, deployed_static):
     scripts = [p for p in deployed_static.glob("**/*.js") if re.search(r"\.[0-9a-f]{12}\.js$", p.name)]
     own = [p for p in scripts if p.relative_to(deployed_static).parts[0] in ("js", "offline", "study", "workspace")]
-    assert len(own) >= 5
+    assert {re.sub(r"\.[0-9a-f]{12}\.js$", ".js", str(p.relative_to(deployed_static))) for p in own} >= {
+        "js/site.js",
+        "offline/offline.js",
+        "workspace/translate.js",
+    }
     for path in own:
         result = subprocess.run(["node", "--check", str(path)], capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, (path.name, result.stderr)
 
 
 def test_the_compare_page_stays_within_its_measured_weight(client, ipg, deployed_static):
-    """The goal is 1.3 times the bare text for the HTML and 2.0 with the first visit's CSS and JS; measured with
-    `make bench-page-weight`: 1.59 and 2.84. These bounds keep it from growing while it is brought down."""
+    """The goal is 1.3 times the bare text for the HTML and 2.0 with the first visit's CSS and JS. Measured with
+    `make bench-page-weight`: 1.59 and 2.84 before the page lost its indentation, its empty row tools and its
+    repeated `lang`s and the site's scripts became one; 1.56 and 2.62 after. These bounds keep it from growing: the
+    text alone, without a single tag, is 1.13 times the bare text (README, "At the table")."""
     html = client.get("/en/ipg/2.3/?langs=en,zh-hans,ja").content
     bare = gzipped(bare_text("2.3"))
     names = OWN.findall(html.decode())  # hashed: the page is rendered with the deployment's storage
     assert all(re.search(r"\.[0-9a-f]{12}\.", name) for name in names)
     assets = sum((deployed_static / f"{name}.gz").stat().st_size for name in names)  # as whitenoise sends them
-    assert gzipped(html) / bare <= 1.65
-    assert (gzipped(html) + assets) / bare <= 2.9
+    assert gzipped(html) / bare <= 1.6
+    assert (gzipped(html) + assets) / bare <= 2.7

@@ -21,12 +21,11 @@ ICON = "offline/icon.svg"
 # exactly these, never a link it could find in a page, where translators' Markdown may have put it.
 ASSETS = (
     "css/site.css",
+    "css/pages.css",
     "js/site.js",
-    "js/table.js",
     "offline/offline.js",
     ICON,
     "study/study.css",
-    "study/study.js",
 )
 
 

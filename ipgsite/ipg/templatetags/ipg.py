@@ -1,3 +1,5 @@
+import re
+
 from django import template
 from django.urls import reverse
 from django.utils import translation
@@ -8,6 +10,32 @@ from .. import languages, layers
 from ..models import NOTE_SOURCES, Penalty
 
 register = template.Library()
+
+BETWEEN_TAGS = re.compile(r">\s*\n\s*<")
+LINE_BREAK = re.compile(r"\s*\n\s*")
+
+
+class SqueezeNode(template.Node):
+    def __init__(self, nodelist):
+        self.nodelist = nodelist
+
+    def render(self, context):
+        return self.nodelist.render(context).strip()
+
+
+@register.tag
+def squeeze(parser, token):
+    """`{% squeeze %}…{% endsqueeze %}`: the template's own line breaks and indentation are not sent. In the literal
+    text of the template (never in what a variable or a tag outputs: the IPG's text, a translator's Markdown), the
+    space between two tags that holds a line break is dropped, as is a piece of it that is nothing but line breaks and
+    indentation (between two tags of the template's), and any other run of space with a line break becomes one line
+    break, which HTML reads as the space it was; the space around the whole is dropped. Done once, when the
+    template is compiled."""
+    nodelist = parser.parse(("endsqueeze",))
+    parser.delete_first_token()
+    for node in nodelist.get_nodes_by_type(template.base.TextNode):
+        node.s = "" if LINE_BREAK.fullmatch(node.s) else LINE_BREAK.sub("\n", BETWEEN_TAGS.sub("><", node.s))
+    return SqueezeNode(nodelist)
 
 
 @register.filter

@@ -14,11 +14,9 @@ register = template.Library()
 
 @register.simple_tag
 def study_assets():
-    return format_html(
-        '<link rel="stylesheet" href="{}">\n  <script src="{}" defer></script>',
-        static("study/study.css"),
-        static("study/study.js"),
-    )
+    """The study pages' stylesheet (a reading list, a paragraph's page, the quiz). Their script is the site's own
+    (static/js/site.js), as is what a section page's ¶ menu and reading list bar need of the stylesheet."""
+    return format_html('<link rel="stylesheet" href="{}">', static("study/study.css"))
 
 
 @register.simple_tag(takes_context=True)
