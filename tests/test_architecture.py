@@ -6,6 +6,7 @@ and that a load of content/ sets off each after-write step once.
 """
 
 import ast
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -129,3 +130,26 @@ def test_the_write_path_names_no_feature_model(path):
     source = (ROOT / (path.replace(".", "/") + ".py")).read_text(encoding="utf-8")
     for app in ("terms", "finder", "releases", "search", "crosslinks", "study"):
         assert f"ipgsite.{app}" not in source
+
+
+CORE_TAG_LIBRARIES = {"i18n", "static", "ipg", "l10n", "tz", "cache"}
+
+
+def test_the_core_templates_load_no_feature_apps_tags():
+    """What feature apps add to the reading pages comes through settings.READING_LAYERS, not their template tags."""
+    loaded = {}
+    for path in sorted((ROOT / "templates" / "ipg").glob("*.html")) + [ROOT / "templates" / "base.html"]:
+        for match in re.finditer(r"{%\s*load\s+([^%]+?)\s*%}", path.read_text(encoding="utf-8")):
+            libraries = set(match.group(1).split()) - CORE_TAG_LIBRARIES
+            if libraries:
+                loaded[path.name] = sorted(libraries)
+    assert loaded == {}
+
+
+@override_settings(
+    READING_LAYERS={**settings.READING_LAYERS, "text": {**settings.READING_LAYERS["text"], "shout": "steps.shout"}}
+)
+def test_a_text_layer_named_in_the_settings_reaches_every_text_of_a_section_page(ipg, client):
+    html = client.get("/en/ipg/2.3/").content.decode()
+    assert html.count('<b class="layer-mark">') >= 30  # one per paragraph and note shown
+    assert 'href="/en/ipg/2.2/"' in html  # the links layer still ran before it
