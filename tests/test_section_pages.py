@@ -6,6 +6,7 @@ from html import unescape
 import pytest
 
 from ipgsite.ipg.models import Paragraph
+from pages import parse
 
 
 def page(client, url):
@@ -110,3 +111,34 @@ def test_missed_trigger_bullets_and_commentary_box(client, ipg):
     after_a = html.split('id="example-a"', 1)[1].split('id="example-b"', 1)[0]
     assert "日本語版・注釈欄" in after_a  # "Japanese edition, commentary box", in the page's language
     assert "(MTR 4.3節)" in plain(html)
+
+
+MENU_PAGES = [
+    f"/{code}/ipg/{number}/{query}"
+    for number in ("2.1", "2.3", "2.4")
+    for code in ("en", "zh-hans", "ja")
+    for query in ("", "?langs=ja,en", "?langs=en,zh-hans,ja")
+]
+
+
+@pytest.mark.parametrize("url", MENU_PAGES)
+def test_the_paragraph_menu_is_in_the_page_once_whatever_the_paragraphs_and_languages(client, ipg, url):
+    """Every paragraph's ¶ opens the page's one menu (static/js/site.js moves it under the paragraph tapped): the
+    share link, the citation and the reading list button are in the page once, never in a paragraph, whether it
+    shows one language or three."""
+    html = page(client, url)
+    tree = parse(html)
+    rows = tree.find_all("div", class_="row")
+    assert len(rows) > 1 and all(row.find("a", class_="permalink") for row in rows)  # each paragraph has its ¶
+    (menu,) = tree.find_all(class_="paragraph-menu")
+    assert "hidden" in menu.attrs and "/{key}/" in menu.attrs["data-share"]
+    ancestor = menu.parent
+    while ancestor is not None:
+        assert "row" not in ancestor.classes and "notes" not in ancestor.classes, url
+        ancestor = ancestor.parent
+    for control in ("share-link", "cite-link", "add-to-list"):
+        # The near miss: one menu, and a copy of its links per paragraph or per language elsewhere in the page.
+        assert len(menu.find_all(class_=control)) == 1
+        assert len(tree.find_all(class_=control)) == 1 and html.count(f'class="{control}"') == 1, (url, control)
+    for row in rows:
+        assert row.find(class_="paragraph-menu") is None and row.find(class_="add-to-list") is None
