@@ -9,11 +9,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.core.signals import request_started
 from django.db import transaction
 from django.test import Client
 
 from edits import write
-from ipgsite.caching import purges, vcl
+from ipgsite.caching import edge, purges, vcl
 from people import client_for, translator
 
 SHARED = [
@@ -38,6 +39,16 @@ SHARED = [
 ]
 
 
+SHARED_CACHE_CONTROL = {
+    "public",
+    "max-age=0",
+    "must-revalidate",
+    "s-maxage=60",
+    "stale-while-revalidate=30",
+    "stale-if-error=86400",
+}
+
+
 def directives(response):
     return {part.strip() for part in response.get("Cache-Control", "").split(",") if part.strip()}
 
@@ -47,15 +58,16 @@ def test_public_pages_may_be_kept_by_shared_caches_and_browsers_still_ask(client
     for attempt in ("miss", "hit"):
         response = Client().get(url)
         assert response.status_code == 200 and response["X-Cache"] == attempt
-        assert directives(response) == {"public", "max-age=0", "s-maxage=60"}
-        # Only shared caches may serve it stale: a browser would, even offline, instead of the service worker.
+        # In Cache-Control, which every shared cache reads (nginx, Varnish's built-in VCL), the stale directives too;
+        # must-revalidate keeps browsers from them (test_browsers_ask_again_each_time_and_never_use_a_stale_copy).
+        assert directives(response) == SHARED_CACHE_CONTROL
         assert response["CDN-Cache-Control"] == ("public, max-age=60, stale-while-revalidate=30, stale-if-error=86400")
         assert response["Vary"] == "Accept-Encoding"  # neither Cookie nor, outside the prefixes, Accept-Language
         assert response["Surrogate-Key"] == "ipg-content"
         assert not response.cookies
     # A browser asking again with its ETag gets 304, which a shared cache may keep as long.
     again = Client().get(url, HTTP_IF_NONE_MATCH=response["ETag"])
-    assert again.status_code == 304 and "s-maxage=60" in directives(again)
+    assert again.status_code == 304 and directives(again) == SHARED_CACHE_CONTROL
 
 
 @pytest.mark.parametrize("url", ["/api/ipg/2.3/", "/api/ipg/2.3/example-c/", "/linker.js"])
@@ -81,7 +93,9 @@ def test_a_releases_own_pages_carry_the_releases_key(client, ipg):
 def test_the_settings_set_how_long(client, ipg, settings):
     settings.EDGE_MAX_AGE, settings.EDGE_STALE_WHILE_REVALIDATE, settings.EDGE_STALE_IF_ERROR = 600, 5, 3600
     response = client.get("/en/")
-    assert "s-maxage=600" in directives(response)
+    assert {"s-maxage=600", "stale-while-revalidate=5", "stale-if-error=3600", "must-revalidate"} <= directives(
+        response
+    )
     assert response["CDN-Cache-Control"] == "public, max-age=600, stale-while-revalidate=5, stale-if-error=3600"
 
 
@@ -137,6 +151,48 @@ def test_the_remembered_choice_is_a_redirect_of_its_own_and_the_page_stays_every
     assert_private(redirected)
     plain = Client().get("/en/ipg/2.4/")
     assert plain.status_code == 200 and "public" in directives(plain) and plain["Vary"] == "Accept-Encoding"
+
+
+FETCH = "url => fetch(url).then(r => r.json()).then(j => j.text.en, e => 'failed: ' + e.message)"
+
+
+@pytest.mark.parametrize("must_revalidate", [True, False])
+def test_browsers_ask_again_each_time_and_never_use_a_stale_copy(live_ipg, new_page, monkeypatch, must_revalidate):
+    """Chromium honours stale-while-revalidate on fetch() (a service worker's, the linker's), even with max-age=0: it
+    answers from its HTTP cache, offline too. must-revalidate keeps it asking, with the ETag, each time; without it
+    (the near miss), the edit is not seen and the offline fetch is answered from the copy in hand."""
+    if not must_revalidate:
+        shared = edge.shared_cache_control
+        monkeypatch.setattr(edge, "shared_cache_control", lambda: {**shared(), "must_revalidate": False})
+    asked = []
+
+    def seen(environ, **kwargs):
+        if environ["PATH_INFO"] == "/api/ipg/2.3/example-c/":
+            asked.append(environ.get("HTTP_IF_NONE_MATCH"))
+
+    request_started.connect(seen)
+    page = new_page()
+    page.goto(live_ipg.url + "/en/")
+    url = live_ipg.url + "/api/ipg/2.3/example-c/"
+    try:
+        first = page.evaluate(FETCH, url)
+        assert first.startswith("A player")
+        assert page.evaluate(FETCH, url) == first
+        page.wait_for_timeout(200)  # a revalidation in the background, without must-revalidate
+        assert len(asked) == 2 and asked[0] is None and asked[1]  # asked again, with the ETag
+    finally:
+        request_started.disconnect(seen)
+
+    write("2.3", "example-c", "en", "An edit the browser must see at once.")
+    then = page.evaluate(FETCH, url)
+    page.context.set_offline(True)
+    offline = page.evaluate(FETCH, url)
+    page.context.set_offline(False)
+    if must_revalidate:
+        assert then == "An edit the browser must see at once."
+        assert offline.startswith("failed")  # a service worker asking the network gets no answer, and says so
+    else:
+        assert then == first and not offline.startswith("failed")
 
 
 class Purges(BaseHTTPRequestHandler):
@@ -228,6 +284,8 @@ def test_the_vcl_names_every_backend_and_the_settings_addresses(settings):
     assert '"10.0.0.0"/24;' in purgers and '"::1";' in purgers
     assert '"192.0.2.10";' in text.split("acl tls_proxies {", 1)[1].split("}", 1)[0]
     assert "set req.grace = 30s;" in text and "set req.grace = 86400s;" in text
+    # stale-if-error, which Varnish does not read itself, is read from the header every shared cache reads.
+    assert 'regsub(beresp.http.Cache-Control, {"^.*stale-if-error=' in text and "http.CDN-Cache-Control ~" not in text
 
 
 @pytest.mark.parametrize("backend", ["localhost", "10.0.0.1:", ":8000", "10.0.0.1:99999", "10.0.0.1:http"])

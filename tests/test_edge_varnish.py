@@ -17,6 +17,7 @@ import re
 import secrets
 import shutil
 import sqlite3
+import subprocess
 import time
 from collections import Counter
 from http.cookies import SimpleCookie
@@ -182,7 +183,15 @@ def test_a_cached_page_is_what_django_serves(site, path):
     assert cached.text == direct.text
     for header in ("Content-Type", "ETag", "Content-Language", "Content-Security-Policy", "Cache-Control", "Vary"):
         assert cached.getheader(header) == direct.getheader(header), header
-    assert "s-maxage=300" in cached.getheader("Cache-Control") and "max-age=0" in cached.getheader("Cache-Control")
+    # The stale directives are in Cache-Control, the header this cache reads (and Varnish's built-in VCL, and nginx).
+    assert set(cached.getheader("Cache-Control").split(", ")) == {
+        "public",
+        "max-age=0",
+        "must-revalidate",
+        "s-maxage=300",
+        "stale-while-revalidate=30",
+        "stale-if-error=86400",
+    }
     assert cached.getheader("Surrogate-Key") is None  # Varnish's own business
     # A browser revalidates with the ETag and gets 304 from the cache.
     again = request(
@@ -208,6 +217,58 @@ def test_the_remembered_choice_redirects_at_the_edge_as_django_does(site, path):
     # Without the cookie, the same URL is the page itself, shared.
     plain = Reader("plain", _ga="GA1.2.3.4").fetch(site.purged.port, path)
     assert plain.status == 200 and plain.edge in ("hit", "miss")
+
+
+def kept(varnish):
+    """How Varnish kept what it fetched, from its log: (how it was decided, TTL, grace) for each object, as the
+    TTL records say (RFC: read from the answer's headers; VCL: as the VCL then set them)."""
+    log = subprocess.run(
+        ["varnishlog", "-n", varnish.name, "-d", "-g", "raw", "-i", "TTL"], capture_output=True, text=True, check=True
+    ).stdout
+    found = []
+    for line in log.splitlines():
+        fields = line.split()
+        if "TTL" in fields and fields[fields.index("TTL") + 2] in ("RFC", "VCL"):
+            source, ttl, grace = fields[fields.index("TTL") + 2 : fields.index("TTL") + 5]
+            found.append((source, int(float(ttl)), int(float(grace))))
+    return found
+
+
+def test_varnish_with_its_built_in_vcl_keeps_public_pages_and_reads_how_long_to_serve_them_stale(site, tmp_path):
+    """The issue's measure: stock Varnish, with no VCL of the site's (its built-in one only), in front of the site.
+    It reads Cache-Control: s-maxage for how long to keep a page, stale-while-revalidate for how long to serve it
+    stale while it asks again; anonymous readers are served from it, a signed-in translator never."""
+    stock = f'vcl 4.1;\nbackend default {{ .host = "127.0.0.1"; .port = "{site.gunicorn.port}"; }}\n'
+    varnish = Varnish(site.env, None, tmp_path / "stock", vcl=stock)
+    try:
+        reader = Reader("reader")  # no cookie: the built-in VCL passes any request with one
+        for path in ("/ja/ipg/2.3/", "/api/ipg/2.3/", COMPARE):
+            first = reader.fetch(varnish.port, path)
+            again = reader.fetch(varnish.port, path)
+            assert first.status == again.status == 200
+            assert len(again.getheader("X-Varnish").split()) == 2, path  # a hit: this request's id and the object's
+            assert again.text == first.text
+        assert kept(varnish) == [("RFC", 300, 30)] * 3  # s-maxage, stale-while-revalidate
+        translator = sign_in(
+            Reader("translator", address="192.0.2.70"), varnish.port, "translator-ja", TRANSLATOR_PASSWORD
+        )
+        own = translator.fetch(varnish.port, "/ja/ipg/2.3/")
+        assert (
+            own.status == 200
+            and len(own.getheader("X-Varnish").split()) == 1
+            and "private" in own.getheader("Cache-Control")
+        )
+    finally:
+        varnish.stop()
+
+
+def test_the_sites_vcl_keeps_the_copy_for_stale_if_error_from_cache_control(site):
+    reader = Reader("reader", _ga="GA1.2.3.3")
+    path = "/zh-hans/ipg/2.4/?langs=ja,zh-hans"  # a page no other test asks this cache for
+    assert reader.fetch(site.unpurged.port, path).edge == "miss"
+    assert reader.fetch(site.unpurged.port, path).edge == "hit"
+    # RFC: 300 s and 30 s, read by Varnish; VCL: the grace set to stale-if-error, read from Cache-Control.
+    assert ("RFC", 300, 30) in kept(site.unpurged) and ("VCL", 300, 86400) in kept(site.unpurged)
 
 
 def urls_to_read(site):

@@ -79,14 +79,15 @@ class Gunicorn:
 
 
 class Varnish:
-    """varnishd in the foreground, with the site's VCL for `backend` (HOST:PORT), on a free port (or `port`)."""
+    """varnishd in the foreground, with the site's VCL for `backend` (HOST:PORT), or the VCL `vcl` (its text), on a
+    free port (or `port`)."""
 
-    def __init__(self, env, backend, workdir, port=None, storage="malloc,64m"):
+    def __init__(self, env, backend, workdir, port=None, storage="malloc,64m", vcl=None):
         self.port = port or free_port()
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.vcl = self.workdir / "site.vcl"
-        self.vcl.write_text(manage(env, "varnishvcl", "--backend", backend, text=True).stdout)
+        self.vcl.write_text(vcl or manage(env, "varnishvcl", "--backend", backend, text=True).stdout)
         self.name = str(self.workdir / "n")
         command = [
             VARNISHD,

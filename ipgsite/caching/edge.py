@@ -1,10 +1,13 @@
 """Served from the edge: which answers a shared cache (Varnish, a CDN) in front of the site may keep, and for how long.
 
 A public page the page cache keeps (ipgsite/caching/middleware.py marks the request with its EdgePage) tells shared
-caches they may keep it for settings.EDGE_MAX_AGE seconds (`s-maxage`), and, in CDN-Cache-Control, which only
-shared caches read, that they may serve it stale for EDGE_STALE_WHILE_REVALIDATE more while they ask again, and for
-EDGE_STALE_IF_ERROR while the site answers with an error. Browsers get `max-age=0`: they ask again each time, with
-the ETag, and get a 304 when nothing changed.
+caches, in Cache-Control (which nginx and Varnish read) and in CDN-Cache-Control (RFC 9213, which some CDNs read
+instead), that they may keep it for settings.EDGE_MAX_AGE seconds (`s-maxage`), serve it stale for
+EDGE_STALE_WHILE_REVALIDATE more while they ask again, and for EDGE_STALE_IF_ERROR while the site answers with an
+error (RFC 5861). Browsers get `max-age=0, must-revalidate`: they ask again each time, with the ETag, and get a 304
+when nothing changed. must-revalidate is what keeps a browser from the stale directives: Chromium honours
+stale-while-revalidate on fetch() (a service worker's, the linker's) even with max-age=0, and would answer from its
+HTTP cache, offline too, instead of the service worker; nginx and Varnish do not read must-revalidate.
 It names its scope in `Surrogate-Key` (ipgsite/caching/purges.py purges by it), and varies only on
 Accept-Encoding: no public page depends on a cookie (the remembered compare choice is a redirect of its own, and
 the compare form's choice is remembered on a redirect too).
@@ -46,9 +49,21 @@ def any_language(view_name, request):
     return parameter is None or parameter in request.GET
 
 
+def shared_cache_control():
+    """Cache-Control of a public page: the stale directives for every shared cache, must-revalidate for browsers."""
+    return {
+        "public": True,
+        "max_age": 0,
+        "must_revalidate": True,
+        "s_maxage": settings.EDGE_MAX_AGE,
+        "stale_while_revalidate": settings.EDGE_STALE_WHILE_REVALIDATE,
+        "stale_if_error": settings.EDGE_STALE_IF_ERROR,
+    }
+
+
 def cdn_cache_control():
-    """For shared caches only (RFC 9213's CDN-Cache-Control, which they read instead of Cache-Control): browsers
-    would serve a stale page under stale-while-revalidate, even offline instead of the service worker's answer."""
+    """For the CDNs that read RFC 9213's CDN-Cache-Control instead of Cache-Control: the same, without
+    must-revalidate, which speaks to browsers and which a cache that follows it strictly would read as no stale."""
     return (
         f"public, max-age={settings.EDGE_MAX_AGE}, stale-while-revalidate={settings.EDGE_STALE_WHILE_REVALIDATE}, "
         f"stale-if-error={settings.EDGE_STALE_IF_ERROR}"
@@ -95,7 +110,7 @@ def share(response, page, request):
         names = [name for name in names if name.lower() != "origin"]
     set_vary(response, names)
     response.headers.pop("Cache-Control", None)
-    patch_cache_control(response, public=True, max_age=0, s_maxage=settings.EDGE_MAX_AGE)
+    patch_cache_control(response, **shared_cache_control())
     response["CDN-Cache-Control"] = cdn_cache_control()
     response["Surrogate-Key"] = KEYS[page.scope]
     return response

@@ -4,7 +4,7 @@
 # (with it on, Varnish stores and sends gzip only, which works too). README: "Served from the edge".
 #
 # - Public pages are looked up with every cookie dropped: none of them depends on one. Shared caches may keep what
-#   the site marks public (s-maxage; stale-while-revalidate and stale-if-error in CDN-Cache-Control), nothing else.
+#   the site marks public (s-maxage, stale-while-revalidate, stale-if-error in Cache-Control), nothing else.
 # - A request carrying the session, CSRF or messages cookie ({{ personal_names }}), any other method than GET or
 #   HEAD, and the admin and translators' pages go to the site as they are, never stored.
 # - The remembered compare choice ({{ remembered_cookie }}) decides one thing: a section page or reading list whose
@@ -184,10 +184,11 @@ sub vcl_backend_response {
         set beresp.uncacheable = true;
         return (deliver);
     }
-    # How long the copy may serve while the site fails: CDN-Cache-Control, which speaks to shared caches only.
-    if (beresp.http.CDN-Cache-Control ~ {"stale-if-error=[0-9]+"}) {
+    # Varnish reads s-maxage (the TTL) and stale-while-revalidate (the grace) itself, not stale-if-error: how long
+    # the copy may serve while the site fails.
+    if (beresp.http.Cache-Control ~ {"stale-if-error=[0-9]+"}) {
         set beresp.grace = std.duration(
-            regsub(beresp.http.CDN-Cache-Control, {"^.*stale-if-error=([0-9]+).*$"}, "\1s"), beresp.grace);
+            regsub(beresp.http.Cache-Control, {"^.*stale-if-error=([0-9]+).*$"}, "\1s"), beresp.grace);
     }
     return (deliver);
 }
@@ -200,7 +201,7 @@ sub vcl_backend_error {
 
 sub vcl_deliver {
     unset resp.http.Surrogate-Key;  # for this cache: not for browsers, nor for a cache behind it
-    unset resp.http.CDN-Cache-Control;
+    unset resp.http.CDN-Cache-Control;  # for the CDNs that read it; Varnish reads Cache-Control
     set resp.http.X-Edge = req.http.X-Edge-State;
     if (req.http.X-Edge-Stale && req.http.X-Edge-State != "miss") {
         set resp.http.X-Edge = "stale-if-error";
