@@ -62,3 +62,33 @@ def test_a_new_alias_reaches_the_linker_at_once(client, ipg):
     )
     sections = {s["number"]: s for s in client.get("/api/linker/").json()["sections"]}
     assert "HCErr" in sections["2.3"]["names"]
+
+
+def test_the_linkers_messages_offer_the_readers_languages_in_each_language(client, ipg):
+    messages = client.get("/api/linker/").json()["messages"]
+    assert messages["en"]["mine"] == "Show in the languages I read side by side on the IPG site"
+    assert messages["ja"]["mine"] == "IPGサイトで並べて表示している言語で表示"
+    assert messages["zh-hans"]["none"] == "您尚未在IPG网站上选择多语对照的语言。"
+
+
+def test_the_languages_window_is_the_same_for_everyone_and_answers_only_the_origin_named(client, ipg):
+    """/linker/languages/ is what the linker opens, in a window of its own, when a reader asks for their languages:
+    its script reads the remembered choice in the browser and posts it to `origin`; the server reads no cookie."""
+    url = "/linker/languages/?lang=ja&origin=https://blog.example:8443"
+    plain = client.get(url)
+    assert plain.status_code == 200 and plain["Content-Type"].startswith("text/html")
+    html = plain.content.decode()
+    assert '<html lang="ja">' in html and 'data-origin="https://blog.example:8443"' in html
+    assert 'data-cookie="ipg_langs"' in html and 'data-codes="en,zh-hans,ja"' in html
+    assert "並べて表示" in html and "/static/embedding/languages.js" in html
+    assert "<script>" not in html and "style=" not in html  # the site's Content-Security-Policy allows neither
+    # The window keeps its opener (the site's pages cut it: same-origin), and is still never framed.
+    assert plain["Cross-Origin-Opener-Policy"] == "unsafe-none" and plain["X-Frame-Options"] == "DENY"
+    client.cookies["ipg_langs"] = "en,ja"
+    assert client.get(url).content == plain.content and not plain.cookies
+
+    for origin in ["javascript:alert(1)", "https://blog.example/post", 'https://a"b', "*", ""]:
+        html = client.get("/linker/languages/", {"lang": "en", "origin": origin}).content.decode()
+        assert 'data-origin=""' in html, origin
+        assert "A site that links the IPG with this site's linker opens this window" in html
+    assert '<html lang="en">' in client.get("/linker/languages/?lang=xx").content.decode()

@@ -252,6 +252,10 @@ def linker_data(request):
                 "loading": _("Loading…"),
                 "failed": _("The text could not be loaded."),
                 "example": str(_("Example %(letter)s")),
+                # The preview's button that asks the site for the languages the reader compares there (the
+                # compare view: "Languages side by side"), and what it says when they chose none.
+                "mine": _("Show in the languages I read side by side on the IPG site"),
+                "none": _("You have not chosen languages to read side by side on the IPG site yet."),
                 "penalties": {value: str(label) for value, label in Penalty.choices},
             }
     data = {

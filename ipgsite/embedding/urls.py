@@ -1,4 +1,5 @@
-"""At the site's root: what other sites include (`/linker.js`) or ask for (`/oembed/`)."""
+"""At the site's root: what other sites include (`/linker.js`) or ask for (`/oembed/`), and the window the linker
+opens for the reader's languages (`/linker/languages/`)."""
 
 from django.urls import path
 
@@ -9,4 +10,5 @@ app_name = "embedding"
 urlpatterns = [
     path("oembed/", views.oembed, name="oembed"),
     path("linker.js", views.linker, name="linker"),
+    path("linker/languages/", views.linker_languages, name="linker-languages"),
 ]

@@ -8,17 +8,19 @@ site is a 404; `format=xml` is a 501, as the specification says of a format the 
 
 import functools
 import math
+import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from ipgsite.ipg import languages, versions
+from ipgsite.ipg import compare, languages, versions
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
@@ -28,6 +30,7 @@ WIDTH = 560  # the card's width when the consumer sets no maxwidth
 LINE = 24  # px per line of text
 PADDING = 32
 LINKER = Path(__file__).resolve().parent / "linker.js"
+ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-]+(?::[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?")
 
 
 class NotAParagraph(Exception):
@@ -160,4 +163,26 @@ def linker(request):
     """The script other sites include: it links the references in their text and previews the paragraphs."""
     response = HttpResponse(_linker_source(), content_type="text/javascript; charset=utf-8")
     response["Cross-Origin-Resource-Policy"] = "cross-origin"  # pages that require it may still include the script
+    return response
+
+
+@require_safe
+def linker_languages(request):
+    """The window /linker.js opens when a reader asks for their languages: this site's first party, so its script
+    (embedding/languages.js) reads the compare choice the site remembers and posts it to `?origin=`, the page that
+    opened it, in the interface language `?lang=`. Nothing here reads a cookie: the page is the same for everyone."""
+    code = request.GET.get("lang", "")
+    code = code if code in languages.CODES else translation.get_language()
+    origin = request.GET.get("origin", "")
+    context = {
+        "code": code,
+        "codes": languages.CODES,
+        "languages": languages.CHOICES,
+        "cookie": compare.COOKIE,
+        "origin": origin if ORIGIN.fullmatch(origin) else "",
+    }
+    with translation.override(code):
+        response = render(request, "embedding/languages.html", context)
+    # The opener keeps its handle on this window, to be answered: the site's same-origin policy would cut it.
+    response["Cross-Origin-Opener-Policy"] = "unsafe-none"
     return response
