@@ -152,3 +152,93 @@ def test_a_tap_shows_the_preview_before_following_the_link(live_ipg, blog, new_p
     assert "Hidden Card Error" in tip.inner_text()
     box = tip.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1  # within a phone's width
+
+
+def compare_on_the_site(page, live_ipg, first, second):
+    """The reader chooses two languages with a section page's compare form, as on the site: it remembers them."""
+    page.goto(f"{live_ipg.url}/en/ipg/2.4/")
+    form = page.locator("form.compare")
+    form.locator("select[name=langs]").nth(0).select_option(first)
+    form.locator("select[name=langs]").nth(1).select_option(second)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(f"**/en/ipg/2.4/?langs={first},{second}")
+    assert {c["name"]: c["value"] for c in page.context.cookies(live_ipg.url)}["ipg_langs"] in (
+        f"{first},{second}",
+        f'"{first}\\054{second}"',
+    )
+
+
+def preview_languages(page):
+    return page.eval_on_selector_all("#ipg-linker-preview > div", "ds => ds.map(d => d.lang)")
+
+
+def test_a_reader_who_compared_languages_on_the_site_sees_the_preview_in_them_on_another_site(live_ipg, blog, new_page):
+    """The choice the site remembers is asked of the site's own page, in a window of its own (the site's first party:
+    a frame would be a third party, whose cookies and storage the browser keeps apart or refuses), on the reader's
+    click; the linker's own requests still carry no cookie, and the page keeps the answer for the next visit."""
+    page = new_page(locale="en-US", viewport={"width": 1280, "height": 800})
+    compare_on_the_site(page, live_ipg, "en", "ja")
+    sent = []
+    page.on("request", lambda request: sent.append(request))
+    page.goto(blog + "/en.html")
+    page.wait_for_selector("a.ipg-ref")
+    page.hover("#refs a.ipg-ref:nth-of-type(2)")  # 2.3 Example C
+    page.wait_for_function("document.querySelector('#ipg-linker-preview').textContent.includes('Dark Confidant')")
+    assert preview_languages(page) == ["en"]  # an English browser: nothing asked of the site yet
+    ask = page.locator("#ipg-linker-preview button")
+    assert ask.inner_text() == "Show in the languages I read side by side on the IPG site"
+
+    with page.expect_popup() as opened:
+        ask.click()
+    window = opened.value
+    assert window.url.startswith(f"{live_ipg.url}/linker/languages/?lang=en&origin=")
+    window.wait_for_event("close")  # it answered, and closed itself
+    page.wait_for_function("document.querySelectorAll('#ipg-linker-preview > div').length === 2")
+    assert preview_languages(page) == ["en", "ja"]
+    blocks = page.locator("#ipg-linker-preview > div")
+    assert "Dark Confidant" in blocks.nth(0).inner_text() and "闇の腹心" in blocks.nth(1).inner_text()
+    assert blocks.nth(1).inner_text().startswith("日本語")
+
+    # The next visit to the blog previews in them at once; a Japanese page shows Japanese first, then English.
+    page.goto(blog + "/ja.html")
+    page.wait_for_selector("a.ipg-ref")
+    page.hover("#ja a.ipg-ref")
+    page.wait_for_function("document.querySelectorAll('#ipg-linker-preview > div').length === 2")
+    assert preview_languages(page) == ["ja", "en"]
+
+    to_site = [r for r in sent if r.url.startswith(live_ipg.url)]
+    assert {r.url.split(live_ipg.url)[1].split("?")[0] for r in to_site} >= {"/linker.js", "/api/linker/"}
+    for request in to_site:
+        assert "cookie" not in request.all_headers(), request.url
+    assert page.evaluate("document.cookie") == ""
+    assert page.evaluate("localStorage.getItem('ipg-linker-langs')") == "en,ja"
+
+
+def test_a_reader_who_never_compared_sees_the_pages_language_and_is_told_so(live_ipg, blog, new_page):
+    page = new_page(locale="en-US", viewport={"width": 1280, "height": 800})
+    page.goto(blog + "/en.html")
+    page.wait_for_selector("a.ipg-ref")
+    # From the keyboard: the link, then the preview's button, which asks the site.
+    page.focus("#refs a.ipg-ref:nth-of-type(2)")
+    page.wait_for_function("document.querySelector('#ipg-linker-preview').textContent.includes('Dark Confidant')")
+    assert preview_languages(page) == ["en"]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "ipg-mine"
+    page.keyboard.press("Shift+Tab")  # back to the link, the preview still open
+    assert page.evaluate("document.activeElement.textContent") == "2.3 Example C"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "ipg-mine"
+    assert page.locator("#ipg-linker-preview").is_visible()
+    with page.expect_popup() as opened:
+        page.keyboard.press("Enter")
+    opened.value.wait_for_event("close")
+    note = page.locator("#ipg-linker-preview > p").last
+    note.wait_for()
+    page.wait_for_function("!document.querySelector('#ipg-linker-preview button')")
+    assert note.inner_text() == "You have not chosen languages to read side by side on the IPG site yet."
+    assert preview_languages(page) == ["en"]
+    assert page.evaluate("localStorage.getItem('ipg-linker-langs')") is None
+    # The button it was on is gone: the focus is back on the link, and Tab goes on to the next one.
+    assert page.evaluate("document.activeElement.textContent") == "2.3 Example C"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "HCE"

@@ -2,18 +2,22 @@
  * References in the page's text (a section's number after a name of the IPG, its title or alias in any language,
  * an example's letter) become links to the paragraph or section; hovering, focusing or tapping one shows it in the page's language (its lang) and the reader's.
  * Options on the script tag: data-selector (where to look, default body), data-exclude (selectors to leave alone),
- * data-langs ("en,ja": languages to show after the page's). Names and messages come from /api/linker/; no cookies. */
+ * data-langs ("en,ja": languages to show after the page's). Names and messages come from /api/linker/; no cookies.
+ * The reader's languages: those they compare on the site, once they ask for them in a preview (the site's
+ * /linker/languages/ in a window of its own posts them back; kept in this page's localStorage), else data-langs,
+ * else the browser's. */
 (function () {
   "use strict";
   var script = document.currentScript;
   if (!script || !window.fetch || !document.createTreeWalker || !Element.prototype.closest) return;
-  var base = new URL("/", script.src).href;
+  var base = new URL("/", script.src).href, site = new URL(base).origin, KEY = "ipg-linker-langs";
   var opts = script.dataset;
   var SKIP = "a,code,pre,kbd,samp,var,script,style,textarea,input,select,option,button,noscript,template,svg," +
     "math,[contenteditable],.ipg-nolink" + (opts.exclude ? "," + opts.exclude : "");
   var DASH = "[-‐‑‒–—―─━~～〜]";
   var WORD = /[A-Za-z0-9]/;
-  var cache = {}, data, regex, byName = {}, byNumber = {}, tip, shown, pointer = "", armed = false;
+  var cache = {}, data, regex, byName = {}, byNumber = {}, tip, shown, pointer = "", armed = false, mine, asked;
+  try { mine = (localStorage.getItem(KEY) || "").split(",").filter(Boolean); } catch (e) { mine = []; }
 
   function get(path) {
     if (!cache[path]) {
@@ -116,9 +120,10 @@
     nodes.forEach(wrap);
   }
 
-  // The page's language first, then the reader's: data-langs, else the browser's languages.
+  // The page's language first, then the reader's: those they compare on the site, else data-langs, else the browser's.
   function langs(first) {
-    var wanted = [first].concat((opts.langs ? opts.langs.split(",") : navigator.languages || []).map(code));
+    var theirs = mine.length ? mine : opts.langs ? opts.langs.split(",") : navigator.languages || [];
+    var wanted = [first].concat(theirs.map(code));
     return wanted.filter(function (c, i) { return c && wanted.indexOf(c) === i; });
   }
 
@@ -152,6 +157,32 @@
       else block.appendChild(el("p", msg.missing.replace("%(language)s", data.languages[c]), first, { margin: "0", fontStyle: "italic" }));
       tip.appendChild(block);
     });
+    // The languages the reader compares on the site: asked of the site's own page, in a window of its own.
+    if (mine.none) return tip.appendChild(el("p", msg.none, first, { margin: ".4em 0 0", fontSize: "12px" }));
+    var ask = el("button", msg.mine, first, { font: "inherit", fontSize: "12px", marginTop: ".2em", cursor: "pointer" });
+    ask.type = "button";
+    ask.className = "ipg-mine";
+    ask.addEventListener("click", function () {
+      asked = a;
+      window.open(base + "linker/languages/?lang=" + first + "&origin=" + encodeURIComponent(location.origin),
+        "ipg-languages", "popup,width=480,height=360");
+    });
+    tip.appendChild(ask);
+  }
+
+  function answered(e) {
+    if (e.origin !== site || !data || !e.data || !Array.isArray(e.data.ipgLangs)) return;
+    mine = e.data.ipgLangs.filter(function (c) { return data.languages[c]; });
+    mine.none = !mine.length;
+    try {
+      if (mine.length) localStorage.setItem(KEY, mine.join(","));
+      else localStorage.removeItem(KEY);
+    } catch (err) { /* kept for this page only */ }
+    var a = shown || asked; // the window may have taken the focus, and the preview closed meanwhile
+    if (!a) return;
+    var back = tip.contains(document.activeElement);
+    show(a);
+    if (back) a.focus(); // the button it was on is gone: back to its link
   }
 
   function show(a) {
@@ -201,14 +232,25 @@
   function listen() {
     document.addEventListener("mouseover", function (e) { var a = target(e); if (a && a !== shown) show(a); else if (a) clearTimeout(tip.timer); });
     document.addEventListener("mouseout", function (e) { if (target(e)) hideSoon(); });
-    document.addEventListener("focusin", function (e) { var a = target(e); if (a) show(a); });
-    document.addEventListener("focusout", function (e) { if (target(e)) hideSoon(); });
+    document.addEventListener("focusin", function (e) {
+      var a = target(e);
+      if (a) show(a); else if (tip && tip.contains(e.target)) clearTimeout(tip.timer);
+    });
+    document.addEventListener("focusout", function (e) { if (target(e) || tip && tip.contains(e.target)) hideSoon(); });
     document.addEventListener("pointerdown", function (e) {
       var a = target(e);
       pointer = e.pointerType;
       armed = !!a && a === shown && !tip.hidden;
     });
-    document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") return hide();
+      if (e.key !== "Tab" || !shown || tip.hidden) return;
+      // The preview's button comes next after its link, from the keyboard too; from it, back to the link and on.
+      var ask = tip.querySelector("button"), at = document.activeElement;
+      if (at === shown && ask && !e.shiftKey) { e.preventDefault(); ask.focus(); }
+      else if (tip.contains(at)) { if (e.shiftKey) e.preventDefault(); shown.focus(); }
+    });
+    addEventListener("message", answered);
     document.addEventListener("click", function (e) {
       var a = target(e);
       // A tap shows the preview first; a second tap on the same link follows it.
