@@ -214,6 +214,22 @@ def test_snippets_are_escaped_then_marked(client, ipg):
     assert "&lt;<mark>b&gt;Dark Confidant</mark>&lt;/b&gt;" in body and "<b>" not in body
 
 
+@pytest.mark.parametrize(
+    "text, marked",
+    [
+        ("Reveal the Dark Confidant card.", "Reveal the <mark>Dark Confidant</mark> card."),  # case alone folds
+        ("Ｄａｒｋ Ｃｏｎｆｉｄａｎｔ reveals.", "<mark>Ｄａｒｋ Ｃｏｎｆｉｄａｎｔ</mark> reveals."),  # widths too
+        ("Die Straße: Dark Confidant.", "Die Straße: <mark>Dark Confidant</mark>."),  # ß folds to two letters
+        # as long folded, but shifted: the ligature unfolds to two letters, the accent joins its letter
+        ("\ufb02oor: Dark Confidant, cafe\u0301.", "\ufb02oor: <mark>Dark Confidant</mark>, cafe\u0301."),
+    ],
+)
+def test_the_mark_is_on_the_words_found_however_the_text_folds(client, ipg, text, marked):
+    write("2.4", "definition-2", "en", text)
+    body = client.get("/en/search/", {"q": "dark confidant", "lang": "en"}).content.decode()
+    assert marked in body
+
+
 def test_snippets_carry_their_language(client, ipg):
     languages = {lang for _, lang, _ in hits(search(client, "Dark Confidant"))}
     assert languages == {"en", "zh-Hans", "ja"}  # the card is a term: its Chinese and Japanese names are found too

@@ -24,7 +24,8 @@ def matched_spans(text, terms, folded=None, stems=()):
     spans = None
     if folded is not None and len(folded) == len(text):
         spans = _find(folded, terms, lambda at: at, lambda end: end)
-        if any(fold(text[start:end]) != folded[start:end] for start, end in spans):
+        # Case folding alone made the fold (the usual case): it changed no character's place.
+        if text.casefold() != folded and any(fold(text[start:end]) != folded[start:end] for start, end in spans):
             spans = None
     if spans is None:
         folded, origin = fold_with_spans(text)
