@@ -198,6 +198,28 @@ def test_the_indexes_find_partial_matches_as_a_scan_does(ipg, q):
     ]
 
 
+@pytest.mark.parametrize(
+    "q, languages, kinds",
+    [
+        ("opponent forgot Dark Confidant reveal", (), ()),
+        ("player forgot to reveal card", (), ()),
+        ("opponent forgot Dark Confidant reveal", ("ja",), ()),
+        ("eight cards in opening hand", ("zh-hans", "en"), ("example",)),
+        ("player forgot to reveal card", (), ("note",)),
+    ],
+)
+def test_partial_matches_within_the_readers_filters_are_those_a_scan_finds(ipg, q, languages, kinds):
+    """The words' entries are looked up once each, with the filters; the groups of words that some entry holds are
+    worked out from them. A scan of every entry, group by group, finds the same page."""
+    query = Query.parse(q, languages, kinds)
+    indexed, scanned = find(query, "en"), find(query, "en", by_like=True)
+    assert indexed.partial and indexed.total == scanned.total > 0
+    hits = [(h.url, h.language, h.kind, h.missing) for g in indexed.groups for h in g.hits]
+    assert hits == [(h.url, h.language, h.kind, h.missing) for g in scanned.groups for h in g.hits]
+    assert all(language in (languages or ("en", "zh-hans", "ja")) for _url, language, _kind, _missing in hits)
+    assert all(kind in (kinds or ("text", "example", "note")) for _url, _language, kind, _missing in hits)
+
+
 WORDS = [
     "scry", "scries", "two", "cards", "the", "mulligan", "hand", "library", "player", "reveal", "Dark Confidant",
     "draws", "top", "手札", "占卜", "闇の腹心", "公開", "再调度", "牌", "opponent",

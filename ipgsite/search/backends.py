@@ -25,6 +25,7 @@ on both databases (and in the LIKE scan); ties go to official text, then example
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
+import json
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -116,6 +117,16 @@ def _spread(phrases):
     return (" + ".join(spreads) or "0"), params
 
 
+def id_list(ids):
+    """SQL for a list of ids, and its parameters: one parameter, however many ids."""
+    ids = sorted(ids)
+    if connection.vendor == "sqlite":
+        return "SELECT value FROM json_each(%s)", [json.dumps(ids)]
+    if connection.vendor == "postgresql":
+        return "SELECT UNNEST(%s::bigint[])", [ids]
+    return ", ".join(["%s"] * len(ids)) or "NULL", ids
+
+
 class Found(NamedTuple):
     """One entry on the page of results."""
 
@@ -137,9 +148,12 @@ class Search:
 
     indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
 
-    def __init__(self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None):
-        """`subsets`: lists of terms; an entry then matches if it matches every term of any of them (the terms
-        ranking them are still `terms`)."""
+    def __init__(
+        self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None, ids=None, required=()
+    ):
+        """`subsets`: lists of terms; an entry then matches if it matches every term of any of them. `ids`: the
+        entries to look among, known to match (`ids_holding`), which must also match the terms `required`. Either
+        way, the terms ranking them are still `terms`."""
         self.terms = list(terms)
         self.ranking = ranking or Ranking()
         self.page_language = page_language
@@ -160,7 +174,13 @@ class Search:
         else:
             self.defining = "CASE WHEN e.paragraph_id = %s AND e.note_id IS NULL THEN 0 ELSE 1 END"
             self.defining_params = [self.ranking.defining]
-        if subsets is None:
+        if ids is not None:
+            sql, params = id_list(ids)
+            self.where.insert(0, f"e.id IN ({sql})")
+            self.params[:0] = params
+            if required:
+                self.look_up(list(required))
+        elif subsets is None:
             self.look_up(self.terms)
         else:
             self.look_up_any(subsets)
@@ -187,6 +207,12 @@ class Search:
     def _from_where(self):
         where = " AND ".join(self.where) or "1 = 1"
         return f"FROM {', '.join(self.tables)} WHERE {where}"
+
+    def ids(self):
+        """The ids of the entries that match."""
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT e.id {self._from_where()}", self.params)
+            return frozenset(row[0] for row in cursor.fetchall())
 
     def count(self):
         with connection.cursor() as cursor:
@@ -243,6 +269,8 @@ def _gram_match(forms):
 
 
 class SQLiteQuery(Search):
+    driven_by = None  # the condition that makes an FTS table drive the query, if one does
+
     def look_up(self, terms):
         by_trigrams = [t for t in terms if not any(is_short(f) for f in t.forms)]
         by_grams = [t for t in terms if t not in by_trigrams and all(is_short_cjk(f) for f in t.forms) and not t.words]
@@ -255,13 +283,21 @@ class SQLiteQuery(Search):
                 _gram_match(t.forms) for t in by_grams
             )
             self.tables = [driver, "search_entry e"]
-            self.where.insert(0, f"e.id = {driver}.rowid AND {driver} MATCH %s")
+            self.driven_by = f"e.id = {driver}.rowid AND {driver} MATCH %s"
+            self.where.insert(0, self.driven_by)
             self.params.insert(0, matching)
         if by_trigrams and by_grams:
             self.where.append(f"e.id IN (SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s)")
             self.params.append(" AND ".join(_gram_match(t.forms) for t in by_grams))
         for term in mixed:
             self._look_up_mixed(term)
+
+    def ids(self):
+        if self.where != [self.driven_by] or self.tables[0] not in (TRIGRAM_TABLE, GRAM_TABLE):
+            return super().ids()
+        with connection.cursor() as cursor:  # the FTS table alone: every row it holds is an entry
+            cursor.execute(f"SELECT rowid FROM {self.tables[0]} WHERE {self.tables[0]} MATCH %s", self.params)
+            return frozenset(row[0] for row in cursor.fetchall())
 
     def _look_up_mixed(self, term):
         """A term whose forms need different indexes: any of them, each where it can be found. The FTS tables'
@@ -286,6 +322,7 @@ class SQLiteQuery(Search):
 
 class PostgresQuery(Search):
     one_term_as_list = True
+    listed = None  # a query of one term: the SQL for the ids each of its conditions finds, and its parameters
 
     def look_up(self, terms):
         """Each form of 3 or more characters is looked up in the pg_trgm index; a term's forms of 1 or 2 CJK
@@ -317,12 +354,21 @@ class PostgresQuery(Search):
         if len(by_term) == 1 and by_term[0][1] and self.one_term_as_list:
             conditions = by_term[0][0]
             branches = " UNION ALL ".join(f"SELECT id FROM search_entry WHERE {sql}" for sql, _params in conditions)
+            self.listed = (branches, [param for _sql, params in conditions for param in params])
             self.where.insert(0, f"e.id = ANY(ARRAY({branches}))")
-            self.params[:0] = [param for _sql, params in conditions for param in params]
+            self.params[:0] = self.listed[1]
             return
         for conditions, _indexed in by_term:
             self.where.append(f"({' OR '.join('e.' + sql for sql, _params in conditions)})")
             self.params += [param for _sql, params in conditions for param in params]
+
+    def ids(self):
+        if self.listed is None or len(self.where) > 1:
+            return super().ids()
+        branches, params = self.listed
+        with connection.cursor() as cursor:  # the ids each index finds, without reading the entries
+            cursor.execute(branches, params)
+            return frozenset(row[0] for row in cursor.fetchall())
 
     def _with_indexes(self, run):
         return with_indexes(run) if self.indexed else run()
@@ -408,9 +454,20 @@ class LikeScan:
         """The backend to use on this database."""
         return cls()
 
-    def search(self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None):
+    def search(
+        self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None, ids=None, required=()
+    ):
         """One query's search (`Search`): its entries counted and ranked, a page at a time."""
-        return self.query(terms, languages, kinds, page_language, ranking, subsets)
+        return self.query(terms, languages, kinds, page_language, ranking, subsets, ids, required)
+
+    def ids_holding(self, terms, languages=(), kinds=()):
+        """For each term, the ids of the entries that match it."""
+        searches = [self.query([term], languages, kinds) for term in terms]
+
+        def run():
+            return [search.ids() for search in searches]
+
+        return with_indexes(run) if any(search.indexed for search in searches) else run()
 
     def which_find(self, groups, languages=(), kinds=(), page_language="en"):
         """For each list of terms, whether any entry matches every term of it: one query for them all."""
@@ -607,9 +664,16 @@ def backend(by_like=False):
     return _loaded[key]
 
 
-def search_for(terms, languages=(), kinds=(), page_language="en", by_like=False, ranking=None, subsets=None):
+def search_for(
+    terms, languages=(), kinds=(), page_language="en", by_like=False, ranking=None, subsets=None, ids=None, required=()
+):
     """One query's search, through the backend (or the plain scan)."""
-    return backend(by_like).search(terms, languages, kinds, page_language, ranking, subsets)
+    return backend(by_like).search(terms, languages, kinds, page_language, ranking, subsets, ids, required)
+
+
+def ids_holding(terms, languages=(), kinds=(), by_like=False):
+    """For each term, the ids of the entries that match it, as a frozenset."""
+    return backend(by_like).ids_holding(terms, languages, kinds)
 
 
 def which_find(groups, languages=(), kinds=(), page_language="en", by_like=False):

@@ -197,6 +197,15 @@ class Finds:
         for term, found in zip(unknown, self.together([[term] for term in unknown]), strict=True):
             self.known[term.text] = found
 
+    def holding(self, terms):
+        """For each term, the ids of the entries that match it (with the query's filters), by its text; and whether
+        each finds anything, known from then on."""
+        terms = list({term.text: term for term in terms}.values())
+        found = backends.ids_holding(terms, self.query.languages, self.query.kinds, self.by_like)
+        holding = {term.text: ids for term, ids in zip(terms, found, strict=True)}
+        self.known.update((text, bool(ids)) for text, ids in holding.items())
+        return holding
+
     def term(self, term):
         self.ask([term])
         return self.known[term.text]
@@ -241,6 +250,11 @@ def _defining_paragraph(term):
         return None
     number, key = term.named.defined_at.split("#")
     return Paragraph.objects.filter(section__number=number, key=key).values_list("pk", flat=True).first()
+
+
+def _holding_all(group, holding):
+    """The ids of the entries holding every term of the group that has its ids in `holding`."""
+    return frozenset.intersection(*(holding[term.text] for term in group if term.text in holding))
 
 
 def ranking_of(groups, split):
@@ -337,14 +351,24 @@ def find(query, page_language, names=None, by_like=False):
             search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
             results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
     if not results.total and len(terms) > 1:
-        finds.ask([term for term in terms if not is_small(term)])  # "in", "to": no index holds them, nor is it needed
+        holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": no index holds them
         _missing, levels = tries(terms, finds.term)
         for level in levels:  # the largest groups of words that some entry holds
             searched = list({term.text: term for group in level for term in group}.values())
-            subsets = None if len(level) == 1 else level
-            search = backends.search_for(
-                searched, query.languages, query.kinds, page_language, by_like, ranking_of(level, split), subsets
-            )
+            ranking = ranking_of(level, split)
+            rest = [term for term in searched if term.text not in holding]  # small words
+            if len(level) == 1 or not rest:  # which entries hold a group: sets of ids, in Python; then the rest
+                ids = set().union(*(_holding_all(group, holding) for group in level))
+                if not ids:
+                    continue
+                search = backends.search_for(
+                    searched, query.languages, query.kinds, page_language, by_like, ranking, ids=ids, required=rest
+                )
+            else:
+                subsets = None if len(level) == 1 else level
+                search = backends.search_for(
+                    searched, query.languages, query.kinds, page_language, by_like, ranking, subsets
+                )
             results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
             if results.total or page:
                 groups, results.partial = level, True
