@@ -122,8 +122,8 @@ def id_list(ids):
     ids = sorted(ids)
     if connection.vendor == "sqlite":
         return "SELECT value FROM json_each(%s)", [json.dumps(ids)]
-    if connection.vendor == "postgresql":
-        return "SELECT UNNEST(%s::bigint[])", [ids]
+    if connection.vendor == "postgresql":  # an array's text: a list of ints is adapted one by one, 10x slower
+        return "SELECT UNNEST(%s::bigint[])", ["{" + ",".join(map(str, ids)) + "}"]
     return ", ".join(["%s"] * len(ids)) or "NULL", ids
 
 
