@@ -1,6 +1,8 @@
 """Search: the queries judges type, in three languages, find the paragraph they need; names and numbers go
 straight to their section; results are grouped, ranked, highlighted and filtered; the index follows the text."""
 
+import io
+
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -10,7 +12,7 @@ from ipgsite.editing import writing
 from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg.models import Alias, Paragraph, Part, Section
 from ipgsite.search.finding import find
-from ipgsite.search.index import rebuild_index
+from ipgsite.search.index import reindex
 from ipgsite.search.models import Entry
 from ipgsite.search.query import Query
 from pages import parse
@@ -320,18 +322,31 @@ def test_a_renamed_section_is_found_by_its_new_name_at_once(transactional_db, cl
 
 
 def test_a_section_written_around_the_write_path_still_lists_its_results(transactional_db, client):
-    """A write by other means does not change the content version, so the names kept from before do not know
-    its section: its results are listed under it all the same, read from the database."""
-    assert urls(search(client, "capybara")) == []  # names read and kept
+    """A write by other means does not change the content version, so the names and entries kept from before do
+    not know its section or its entry: its results are listed under it all the same, read from the database."""
+    assert urls(search(client, "capybara")) == []  # names and entries read and kept
     chapter = Section.objects.get(number="2.4").chapter
     section = Section.objects.create(number="9.9", chapter=chapter, order=9999, title_en="Capybara Error")
-    Paragraph.objects.bulk_create(
+    (paragraph,) = Paragraph.objects.bulk_create(
         [Paragraph(section=section, key="definition-1", part=Part.DEFINITION, order=1, text_en="A capybara.")]
     )
-    rebuild_index()
+    reindex(paragraph_ids=[paragraph.pk])
     html = search(client, "capybara")
     assert urls(html) == ["/en/ipg/9.9/#definition-1"]
     assert "Capybara Error" in html.find("section", class_="result-group").find("h2").text()
+
+
+def test_a_rebuilt_index_is_ranked_by_its_new_entries(transactional_db, client):
+    """Committed, as in production: what ranks an entry (its language, kind, paragraph) is kept per content version.
+    `rebuildsearch`, run around the write path, changes no version and gives every entry a new id, which is read
+    when first found: the page's language still comes first, in the same order."""
+    before = hits(search(client, "Dark Confidant"))  # entries read and kept
+    Paragraph.objects.filter(section__number="2.1").update(text_en="")
+    call_command("rebuildsearch", stdout=io.StringIO())
+    after = hits(search(client, "Dark Confidant"))
+    languages = [lang for _href, lang, _meta in after]
+    assert languages == sorted(languages, key=lambda lang: lang != "en") and languages[0] == "en"
+    assert [hit for hit in after if hit[1] == "en"] == [hit for hit in before if hit[1] == "en"]
 
 
 @pytest.mark.parametrize(

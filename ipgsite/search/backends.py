@@ -35,6 +35,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.utils.module_loading import import_string
 
+from ipgsite.caching.versions import content_version
 from ipgsite.ipg.models import Paragraph
 from ipgsite.ipg.text import CJK  # as releases.diffing counts tokens: Han, kana, CJK punctuation, full-width forms
 
@@ -53,7 +54,6 @@ PREFERRED = {
     "examples": "CASE e.kind WHEN 'example' THEN 0 WHEN 'text' THEN 1 ELSE 2 END",  # a situation: its examples
     "official": "CASE WHEN e.kind = 'note' THEN 1 ELSE 0 END",  # a name: the text itself before commentary on it
 }
-ORDER = "own_language, defining, preferred, spread, density DESC, kind_order, id"
 MAX_PLACED_FORMS = 4
 
 
@@ -127,6 +127,9 @@ def id_list(ids):
     return ", ".join(["%s"] * len(ids)) or "NULL", ids
 
 
+FOUND_COLUMNS = "e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, e.stems"
+
+
 class Found(NamedTuple):
     """One entry on the page of results."""
 
@@ -147,6 +150,7 @@ class Search:
     This one compares every entry with `LIKE` (the plain scan); its subclasses ask the database's text indexes."""
 
     indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
+    known = None  # the ids that match, when known before the search
 
     def __init__(
         self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None, ids=None, required=()
@@ -180,6 +184,8 @@ class Search:
             self.params[:0] = params
             if required:
                 self.look_up(list(required))
+            else:
+                self.known = frozenset(ids)  # with the filters, as `ids_holding` found them
         elif subsets is None:
             self.look_up(self.terms)
         else:
@@ -208,12 +214,6 @@ class Search:
         where = " AND ".join(self.where) or "1 = 1"
         return f"FROM {', '.join(self.tables)} WHERE {where}"
 
-    def ids(self):
-        """The ids of the entries that match."""
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT e.id {self._from_where()}", self.params)
-            return frozenset(row[0] for row in cursor.fetchall())
-
     def count(self):
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) {self._from_where()}", self.params)
@@ -225,36 +225,84 @@ class Search:
             cursor.execute(f"SELECT 1 {self._from_where()} LIMIT 1", self.params)
             return cursor.fetchone() is not None
 
-    def page(self, offset, limit):
-        """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`: one query.
-        The density (REPLACE, 2/3 of the ranking's time) and the spread of split phrases are computed only for rows
-        that can reach the page: those in the page's language, and the others only when fewer than offset + limit
-        matches are in it."""
-        rank = self.rank.replace("e.folded", "matches.folded")
-        spread = self.spread.replace("e.folded", "matches.folded")
-        reaches = "own_language = 0 OR own_total < %s"
-        preferred = PREFERRED[self.ranking.prefer]
-        ranked = (
-            f"SELECT id, total, own_language, defining, preferred, CASE WHEN {reaches} THEN {spread} ELSE 0 END"
-            f" AS spread, CASE WHEN {reaches} THEN {rank} ELSE 0 END AS density, kind_order FROM (SELECT e.id AS id,"
-            f" e.folded AS folded, {KIND_ORDER} AS kind_order, {self.defining} AS defining, {preferred}"
-            f" AS preferred, {OWN_LANGUAGE} AS own_language, COUNT(*) OVER () AS total,"
-            f" COUNT(*) FILTER (WHERE e.language = %s) OVER () AS own_total {self._from_where()}) AS matches"
-            f" ORDER BY {ORDER} LIMIT %s OFFSET %s"
-        )
-        sql = (
-            f"SELECT page.total, e.id, e.section_id, e.note_id, e.language, e.kind, e.text, e.folded, e.stems, p.key"
-            f" FROM ({ranked}) AS page JOIN search_entry e ON e.id = page.id"
-            f" JOIN {Paragraph._meta.db_table} p ON p.id = e.paragraph_id"
-            f" ORDER BY {', '.join('page.' + column for column in ORDER.split(', '))}"
-        )
-        params = [offset + limit, *self.spread_params, offset + limit, *self.rank_params, *self.defining_params]
-        params += [self.page_language, self.page_language] + self.params
+    def matching(self):
+        """The ids of the entries that match (`ids`, with the indexes forced where they must be)."""
+        return self.ids()
+
+    def ids(self):
+        """The ids of the entries that match."""
+        if self.known is not None:
+            return self.known
         with connection.cursor() as cursor:
-            cursor.execute(sql, params + [limit, offset])
-            rows = cursor.fetchall()
-        total = rows[0][0] if rows else (self.count() if offset else 0)
-        return total, [Found(*row[1:]) for row in rows]
+            cursor.execute(f"SELECT e.id {self._from_where()}", self.params)
+            return frozenset(row[0] for row in cursor.fetchall())
+
+    def page(self, offset, limit):
+        """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`.
+
+        The indexes give the ids that match, and the language of each is kept in memory per content version
+        (`languages_of`): so the count reads no row, and the page is ranked among the entries that can reach it,
+        the only ones whose text is read for the density (REPLACE) and the spread of split phrases: those in the
+        page's language, or every match when fewer than offset + limit are in it."""
+        languages = languages_of(self.matching())
+        own = [pk for pk, language in languages.items() if language == self.page_language]
+        return len(languages), self._ranked(own if len(own) >= offset + limit else list(languages), offset, limit)
+
+    def _ranked(self, ids, offset, limit):
+        """The entries with these ids at [offset, offset + limit) in rank order, as `Found`: the page's rows are
+        ranked first, then joined to their paragraphs' keys, rather than every row ranked joined."""
+        if not ids:
+            return []
+        listed, id_params = id_list(ids)
+        keys = [  # (SQL, its parameters, whether the highest comes first)
+            (OWN_LANGUAGE, [self.page_language], False),
+            (self.defining, self.defining_params, False),
+            (PREFERRED[self.ranking.prefer], [], False),
+            (self.spread, self.spread_params, False),
+            (self.rank, self.rank_params, True),
+            (KIND_ORDER, [], False),
+            ("e.id", [], False),
+        ]
+        keys = [key for key in keys if key[0] != "0"]  # the same for every entry (and a number would name a column)
+        columns = ", ".join(f"{sql} AS key_{at}" for at, (sql, _params, _desc) in enumerate(keys))
+        order = ", ".join(f"key_{at}{' DESC' if desc else ''}" for at, (_sql, _params, desc) in enumerate(keys))
+        sql = (
+            f"SELECT {FOUND_COLUMNS.replace('e.', 'page.')}, p.key FROM (SELECT {FOUND_COLUMNS}, e.paragraph_id,"
+            f" {columns} FROM search_entry e WHERE e.id IN ({listed}) ORDER BY {order} LIMIT %s OFFSET %s) AS page"
+            f" JOIN {Paragraph._meta.db_table} p ON p.id = page.paragraph_id ORDER BY {order}"
+        )
+        params = [param for _sql, key_params, _desc in keys for param in key_params] + id_params + [limit, offset]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [Found(*row) for row in cursor.fetchall()]
+
+
+_languages = {}  # content version -> {entry id: its language}, of every entry
+
+
+def _read_languages(ids=None):
+    sql, params = "SELECT id, language FROM search_entry", []
+    if ids is not None:
+        listed, params = id_list(ids)
+        sql += f" WHERE id IN ({listed})"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return dict(cursor.fetchall())
+
+
+def languages_of(ids):
+    """{id: language} of the entries with these ids that exist. Every entry's are read once per content version, as
+    the sections' names are, and an entry newer than those is read now. An entry is never changed in place (the
+    index deletes rows and adds new ones, and an id is never given again), so what is kept of an id stays true."""
+    version = content_version()
+    known = _languages.get(version)
+    if known is None:
+        known = _read_languages()
+        if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
+            _languages.clear()
+            _languages[version] = known
+    found = {pk: known[pk] for pk in ids if pk in known}
+    return found | _read_languages(ids - found.keys()) if len(found) < len(ids) else found
 
 
 def _trigram_match(term):
@@ -270,6 +318,7 @@ def _gram_match(forms):
 
 class SQLiteQuery(Search):
     driven_by = None  # the condition that makes an FTS table drive the query, if one does
+    unioned = None  # a term's ids from both FTS tables, as one condition
 
     def look_up(self, terms):
         by_trigrams = [t for t in terms if not any(is_short(f) for f in t.forms)]
@@ -293,10 +342,15 @@ class SQLiteQuery(Search):
             self._look_up_mixed(term)
 
     def ids(self):
-        if self.where != [self.driven_by] or self.tables[0] not in (TRIGRAM_TABLE, GRAM_TABLE):
+        """The FTS tables alone answer a query of one term with no filter: every row they hold is an entry."""
+        if self.driven_by is not None and self.where == [self.driven_by]:
+            sql = f"SELECT rowid FROM {self.tables[0]} WHERE {self.tables[0]} MATCH %s"
+        elif self.unioned is not None and self.where == [f"({self.unioned})"]:
+            sql = self.unioned.removeprefix("e.id IN (").removesuffix(")")
+        else:
             return super().ids()
-        with connection.cursor() as cursor:  # the FTS table alone: every row it holds is an entry
-            cursor.execute(f"SELECT rowid FROM {self.tables[0]} WHERE {self.tables[0]} MATCH %s", self.params)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, self.params)
             return frozenset(row[0] for row in cursor.fetchall())
 
     def _look_up_mixed(self, term):
@@ -312,6 +366,7 @@ class SQLiteQuery(Search):
             selects.append(f"SELECT rowid FROM {GRAM_TABLE} WHERE {GRAM_TABLE} MATCH %s")
             params.append(_gram_match(short_cjk))
         conditions = [f"e.id IN ({' UNION '.join(selects)})"] if selects else []
+        self.unioned = conditions[0] if selects else None
         for form in term.forms:
             if is_short(form) and not is_short_cjk(form):
                 conditions.append(LIKE[True])
@@ -373,8 +428,8 @@ class PostgresQuery(Search):
     def _with_indexes(self, run):
         return with_indexes(run) if self.indexed else run()
 
-    def page(self, offset, limit):
-        return self._with_indexes(lambda: super(PostgresQuery, self).page(offset, limit))
+    def matching(self):
+        return self._with_indexes(self.ids)
 
     def any(self):
         return self._with_indexes(super().any)
