@@ -81,3 +81,13 @@ def parse(html):
     builder.feed(html if isinstance(html, str) else html.decode())
     builder.close()
     return builder.root
+
+
+def term_key(mark):
+    """The key of the term a mark (`a.term`) stands for: the #fragment of its link to the term's glossary entry."""
+    return mark.attrs["href"].partition("#")[2]
+
+
+def term_mark(node, key):
+    """The first mark of the term `key` in `node`, or None."""
+    return next((a for a in node.find_all("a", class_="term") if term_key(a) == key), None)

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.utils.safestring import mark_safe
 
 from ipgsite.ipg import reading, spans
-from pages import parse
+from pages import parse, term_key
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ def xrefs(node):
 
 
 def marks(node):
-    return [(a.attrs["data-term"], a.text()) for a in node.find_all("a", class_="term")]
+    return [(term_key(a), a.text()) for a in node.find_all("a", class_="term")]
 
 
 # What a later Markdown or nh3 might write for the same text.

@@ -17,7 +17,7 @@ from edits import paragraph, write
 from ipgsite.ipg.languages import html_lang
 from ipgsite.ipg.models import Paragraph
 from ipgsite.study.previews import plain_text, shorten
-from pages import parse
+from pages import parse, term_key, term_mark
 
 pytestmark = pytest.mark.django_db
 
@@ -426,12 +426,12 @@ def term_marks(html):
     found = []
     for block in html.find_all(class_="row") + html.find_all("aside", class_="note"):
         for mark in block.find_all("a", class_="term"):
-            card = html.by_id("term-" + mark.attrs["data-term"])
+            card = html.by_id("term-" + term_key(mark))
             names = [(n.attrs["lang"], n.text()) for n in card.find_all("span", class_="term-name")]
             found.append(
                 (
                     mark.attrs["href"],
-                    mark.attrs["data-term"],
+                    term_key(mark),
                     "note" if block.tag == "aside" else "paragraph",
                     mark.text(),
                     card.attrs["lang"],
@@ -457,7 +457,7 @@ def test_the_share_page_marks_terms_as_the_section_page_does(client, ipg, lang, 
 
 def test_a_scry_in_the_shared_english_paragraph_offers_its_chinese_and_japanese_names(client, ipg):
     page = parse(client.get("/en/ipg/2.3/example-b/").content)
-    mark = page.by_id("example-b").find("a", class_="term", **{"data-term": "scry"})
+    mark = term_mark(page.by_id("example-b"), "scry")
     assert (mark.text(), mark.attrs["href"]) == ("scries", "/en/glossary/#scry")
     card = page.by_id("term-scry")
     assert {n.attrs["lang"]: n.text() for n in card.find_all("span", class_="term-name")} == {

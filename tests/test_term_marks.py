@@ -9,7 +9,7 @@ from ipgsite.editing import writing
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Occurrence, Term
-from pages import parse
+from pages import parse, term_key, term_mark
 
 
 def page_of(client, url):
@@ -25,7 +25,7 @@ def row(client, url, key):
 
 
 def marks(node):
-    return [(a.attrs["data-term"], a.text()) for a in node.find_all("a", class_="term")]
+    return [(term_key(a), a.text()) for a in node.find_all("a", class_="term")]
 
 
 def notes_on(client, url, key):
@@ -37,21 +37,21 @@ def notes_on(client, url, key):
 
 def card_names(page, mark):
     """The card a mark opens (static/js/site.js points its aria-controls at it): one per term on the page."""
-    card = page.by_id("term-" + mark.attrs["data-term"])
+    card = page.by_id("term-" + term_key(mark))
     return card, {span.attrs["lang"]: span.text() for span in card.find_all("span", class_="term-name")}
 
 
 def test_a_terms_first_occurrence_in_a_paragraph_is_marked_and_links_to_the_glossary(client, ipg):
     node = row(client, "/en/ipg/2.4/", "example-d")  # "… to not take a mulligan then takes a mulligan after …"
     assert marks(node).count(("mulligan", "mulligan")) == 1
-    mark = node.find("a", class_="term", **{"data-term": "mulligan"})
+    mark = term_mark(node, "mulligan")
     assert mark.attrs["href"] == "/en/glossary/#mulligan"
     assert "take a mulligan then takes a mulligan" in node.find("div", class_="text").text()  # the text is intact
 
 
 def test_the_names_in_every_language_are_in_the_page_each_with_its_lang(client, ipg):
     page = page_of(client, "/en/ipg/2.3/")
-    mark = page.by_id("example-b").find("a", class_="term", **{"data-term": "scry"})
+    mark = term_mark(page.by_id("example-b"), "scry")
     assert mark.text() == "scries"
     assert "aria-controls" not in mark.attrs  # the script points it at the card, which only the script shows
     card, names = card_names(page, mark)
@@ -61,10 +61,10 @@ def test_the_names_in_every_language_are_in_the_page_each_with_its_lang(client, 
 
 def test_a_mark_in_japanese_offers_english_and_chinese_and_the_definition(client, ipg):
     page = page_of(client, "/ja/ipg/2.3/")
-    mark = page.by_id("definition-1").find("a", class_="term", **{"data-term": "hidden-set"})
+    mark = term_mark(page.by_id("definition-1"), "hidden-set")
     assert mark.text() == "非公開のカード群"
     assert card_names(page, mark)[1] == {"en": "hidden set", "zh-Hans": "非公开牌叠", "ja": "非公開のカード群"}
-    mark = page.by_id("example-c").find("a", class_="term", **{"data-term": "dark-confidant"})
+    mark = term_mark(page.by_id("example-c"), "dark-confidant")
     assert mark.text() == "闇の腹心"
     assert card_names(page, mark)[1] == {"en": "Dark Confidant", "zh-Hans": "黑暗亲信", "ja": "闇の腹心"}
 
@@ -72,7 +72,7 @@ def test_a_mark_in_japanese_offers_english_and_chinese_and_the_definition(client
 def test_a_term_with_a_defining_paragraph_links_to_it(client, ipg):
     # "…则这不是一个非公开牌张失误。": its own section's name, which is no cross-link
     page = page_of(client, "/zh-hans/ipg/2.3/")
-    mark = page.by_id("definition-1").find("a", class_="term", **{"data-term": "hidden-card-error"})
+    mark = term_mark(page.by_id("definition-1"), "hidden-card-error")
     card, _ = card_names(page, mark)
     assert card.find("a").attrs["href"] == "/zh-hans/ipg/2.3/#definition-1"
     assert card.attrs["lang"] == "zh-Hans"
@@ -152,7 +152,7 @@ def test_a_terms_first_occurrence_in_a_note_is_marked_with_its_names_in_the_othe
     found = marks(body)
     assert found.count(("library", "ライブラリー")) == 1 and found.count(("face-down", "裏向き")) == 1
     assert ("hidden-set", "非公開のカード群") in found and ("hand", "手札") in found
-    mark = body.find("a", class_="term", **{"data-term": "library"})
+    mark = term_mark(body, "library")
     assert mark.attrs["href"] == "/en/glossary/#library"
     card, names = card_names(page, mark)
     assert names == {"en": "library", "zh-Hans": "牌库", "ja": "ライブラリー"}
@@ -232,7 +232,7 @@ def test_a_crafted_note_is_never_broken_or_unescaped_by_its_marks(client, ipg):
     body = next(b for b in parse(html).find_all("div", class_="note-body") if b.find("span", lang="hand") is not None)
     # Only text outside links, code and attributes is marked: the emphasised hand is the first, then library.
     assert marks(body) == [("hand", "hand"), ("library", "library")]
-    assert body.find("em").find("a", class_="term", **{"data-term": "hand"}) is not None
+    assert term_mark(body.find("em"), "hand") is not None
     link = body.find("a", href="https://example.com/hand")
     assert link.attrs["title"] == "the hand > library" and link.text() == "hand" and link.find("a") is None
     assert body.find("code").text() == "hand" and not body.find("code").find_all()
@@ -248,7 +248,7 @@ def test_a_note_reads_without_javascript_its_marks_linking_to_the_glossary(clien
     response = client.get("/en/ipg/2.3/")
     page = parse(response.content.decode())
     body = page.by_id("definition-1").next_siblings()[0].find_all("div", class_="note-body")[2]
-    mark = body.find("a", class_="term", **{"data-term": "face-down"})
+    mark = term_mark(body, "face-down")
     assert mark.attrs["href"] == "/en/glossary/#face-down" and "aria-expanded" not in mark.attrs
     card, _ = card_names(page, mark)
     assert "hidden" in card.attrs  # shown only by the script; without it, the mark is a plain link

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Section
-from pages import parse
+from pages import parse, term_key
 
 REVIEWED = Path(__file__).resolve().parent / "term_marks.txt"
 HEADER = (
@@ -42,7 +42,7 @@ def rendered_marks(client):
             assert response.status_code == 200
             for mark in parse(response.content.decode()).find_all("a", class_="term"):
                 place, lang = _place(mark)
-                lines.append(f"{code}\t{section.number}#{place}\t{lang}\t{mark.attrs['data-term']}\t{mark.text()}")
+                lines.append(f"{code}\t{section.number}#{place}\t{lang}\t{term_key(mark)}\t{mark.text()}")
     return HEADER + "".join(f"{line}\n" for line in sorted(lines))
 
 

@@ -2,7 +2,7 @@
 inside a phrase where its name means something else (content/terms.toml `not_in`)."""
 
 from ipgsite.terms.lookup import Matcher, TermForms, matcher
-from pages import parse
+from pages import parse, term_key
 
 
 def found(text, terms=None):
@@ -21,7 +21,7 @@ def marks_in(client, url, key):
         details = siblings[siblings.index(row) + 1]
         assert "notes" in details.classes
         row = details.find_all("aside", class_="note")[int(note) - 1]
-    return [(a.attrs["data-term"], a.text()) for a in row.find_all("a", class_="term")]
+    return [(term_key(a), a.text()) for a in row.find_all("a", class_="term")]
 
 
 def term(key, names, variants=None, not_in=None):

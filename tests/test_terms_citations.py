@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from ipgsite.terms.models import Term
-from pages import parse
+from pages import parse, term_mark
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ def test_not_in_and_attested_by_variants_are_loaded_and_exported(ipg, content, t
 def test_a_not_in_phrase_removed_from_the_file_marks_the_term_there_again(ipg, content, client):
     def hand_marked():
         root = parse(client.get("/en/ipg/2.3/").content.decode())
-        return root.by_id("philosophy-5").find("a", class_="term", **{"data-term": "hand"}) is not None
+        return term_mark(root.by_id("philosophy-5"), "hand") is not None
 
     assert not hand_marked()
     path = content / "terms.toml"

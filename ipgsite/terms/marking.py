@@ -58,11 +58,9 @@ def cards(marked_terms):
 
 
 def _mark(occurrence, words):
-    """A link to the term's glossary entry; static/js/site.js makes it control the term's card (`card_id`)."""
-    term = occurrence.term
-    return format_html(
-        '<a class="term" href="{}#{}" data-term="{}">{}</a>', reverse("terms:glossary"), term.key, term.key, words
-    )
+    """A link to the term's glossary entry, whose #fragment is the term's key; static/js/site.js makes it control
+    the term's card (`card_id`)."""
+    return format_html('<a class="term" href="{}#{}">{}</a>', reverse("terms:glossary"), occurrence.term.key, words)
 
 
 def with_terms(html, occurrences, marked_terms, rendered=None):

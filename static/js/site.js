@@ -113,11 +113,12 @@
 
   function initTerms() {
     // A marked term opens its card (its names in every language) under the text it is in; the page has one card
-    // per term, which moves to where it was asked for. Without this script a mark links to the glossary.
+    // per term, which moves to where it was asked for. Without this script a mark links to the glossary, at the
+    // entry its #fragment names: the term's key, which the card's id ends with.
     var opener = null;
-    $$("a.term[data-term]").forEach(function (mark) {
-      if (!document.getElementById("term-" + mark.dataset.term)) return;
-      mark.setAttribute("aria-controls", "term-" + mark.dataset.term);
+    $$("a.term").forEach(function (mark) {
+      if (!document.getElementById("term-" + mark.hash.slice(1))) return;
+      mark.setAttribute("aria-controls", "term-" + mark.hash.slice(1));
       mark.setAttribute("aria-expanded", "false");
     });
     document.addEventListener("click", function (event) {

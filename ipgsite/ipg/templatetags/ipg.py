@@ -13,6 +13,15 @@ register = template.Library()
 
 BETWEEN_TAGS = re.compile(r">\s*\n\s*<")
 LINE_BREAK = re.compile(r"\s*\n\s*")
+# Elements whose boxes are blocks: a space beside one of their tags is never seen (nor read) as a space.
+BLOCK = "(?:{})".format(
+    "|".join(
+        "address article aside blockquote body dd details div dl dt fieldset figcaption figure footer form h[1-6] head "
+        "header html legend li link main meta nav ol p section summary table tbody td th thead title tr ul".split()
+    )
+)
+AFTER_BLOCK_TAG = re.compile(rf"(</?{BLOCK}(?:\s[^<>]*)?>)\s*\n\s*")
+BEFORE_BLOCK_TAG = re.compile(rf"\s*\n\s*(?=</?{BLOCK}[\s/>])")
 
 
 class SqueezeNode(template.Node):
@@ -28,13 +37,17 @@ def squeeze(parser, token):
     """`{% squeeze %}…{% endsqueeze %}`: the template's own line breaks and indentation are not sent. In the literal
     text of the template (never in what a variable or a tag outputs: the IPG's text, a translator's Markdown), the
     space between two tags that holds a line break is dropped, as is a piece of it that is nothing but line breaks and
-    indentation (between two tags of the template's), and any other run of space with a line break becomes one line
-    break, which HTML reads as the space it was; the space around the whole is dropped. Done once, when the
-    template is compiled."""
+    indentation (between two tags of the template's) and one beside the tag of a block (a div, a p, a section…: no
+    space is seen there); any other run of space with a line break becomes one line break, which HTML reads as the
+    space it was; the space around the whole is dropped. Done once, when the template is compiled."""
     nodelist = parser.parse(("endsqueeze",))
     parser.delete_first_token()
     for node in nodelist.get_nodes_by_type(template.base.TextNode):
-        node.s = "" if LINE_BREAK.fullmatch(node.s) else LINE_BREAK.sub("\n", BETWEEN_TAGS.sub("><", node.s))
+        if LINE_BREAK.fullmatch(node.s):
+            node.s = ""
+            continue
+        squeezed = BEFORE_BLOCK_TAG.sub("", AFTER_BLOCK_TAG.sub(r"\1", BETWEEN_TAGS.sub("><", node.s)))
+        node.s = LINE_BREAK.sub("\n", squeezed)
     return SqueezeNode(nodelist)
 
 
