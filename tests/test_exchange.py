@@ -171,6 +171,23 @@ def test_a_file_in_another_language_is_refused_and_nothing_is_written(ipg, tmp_p
     assert snapshot() == before and Change.objects.count() == changes
 
 
+def test_a_file_whose_languages_name_a_region_is_read_as_the_sites_languages(ipg, tmp_path):
+    """A tool whose project is en-US to ja-JP writes those tags on each <file>: they are the site's en and ja."""
+    person = translator("ja")
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    edit_as_a_cat_tool(path, {"2.3#example-c": "地域付きの言語タグの訳。"})
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace('source-language="en"', 'source-language="en-US"').replace(
+            'target-language="ja"', 'target-language="ja-JP"'
+        ),
+        encoding="utf-8",
+    )
+    assert 'target-language="ja-JP"' in path.read_text(encoding="utf-8")
+    assert "changed 2.3#example-c [ja]" in import_file(path, person.username)
+    assert paragraph("2.3", "example-c").text_ja == "地域付きの言語タグの訳。"
+
+
 def test_an_edit_against_a_stale_revision_is_refused_and_nothing_is_written(ipg, tmp_path):
     person = translator("ja")
     path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")

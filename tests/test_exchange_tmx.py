@@ -389,3 +389,35 @@ def test_an_uploaded_tmx_naming_no_paragraph_is_a_clear_error(ipg, tmp_path):
     assert response.status_code == 400 and "2.3#example-zz: the site has no such paragraph." in page
     assert "<title>TMX import |" in page
     assert snapshot() == before
+
+
+def retag(path, tags):
+    """The file's language tags replaced, as a tool whose project names a region writes them (ja-JP, en-US)."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in tags.items():
+        text = text.replace(f'xml:lang="{old}"', f'xml:lang="{new}"').replace(f'srclang="{old}"', f'srclang="{new}"')
+    path.write_text(text, encoding="utf-8")
+
+
+def test_language_tags_with_a_region_are_read_as_the_sites_languages(ipg, tmp_path):
+    person = translator("ja")
+    path = export(tmp_path, "exporttmx", "--source", "en", "--target", "ja")
+    edit_as_a_cat_tool(path, {EXAMPLE_C: MINE})
+    retag(path, {"en": "en-US", "ja": "ja-JP"})
+    assert 'xml:lang="ja-JP"' in path.read_text(encoding="utf-8")
+    assert f"changed {EXAMPLE_C} [ja]" in import_tmx(path, person.username)
+    assert paragraph("2.3", "example-c").text_ja == MINE
+
+
+def test_traditional_chinese_is_not_read_as_the_sites_simplified_chinese(ipg, tmp_path):
+    """zh-CN writes simplified characters, as the site's Chinese is; zh-TW writes traditional ones: refused."""
+    person = translator("zh-hans")
+    path = export(tmp_path, "exporttmx", "--source", "en", "--target", "zh-hans")
+    edit_as_a_cat_tool(path, {"2.3#example-b": "牌手在只该占卜一张牌的情况下占卜了两张牌(测试)。"})
+    retag(path, {"zh-Hans": "zh-TW"})
+    before, changes = snapshot(), Change.objects.count()
+    with pytest.raises(CommandError, match="zh-TW"):
+        import_tmx(path, person.username)
+    assert snapshot() == before and Change.objects.count() == changes
+    retag(path, {"zh-TW": "zh-CN"})
+    assert "changed 2.3#example-b [zh-hans]" in import_tmx(path, person.username)

@@ -34,9 +34,31 @@ def file_language(code):
     return languages.html_lang(code)
 
 
+# Regions that write Chinese in simplified characters; zh-TW, zh-HK and zh-MO write traditional ones.
+SIMPLIFIED_REGIONS = frozenset({"cn", "sg", "my"})
+
+
+def _is_region(subtag):
+    return (len(subtag) == 2 and subtag.isalpha()) or (len(subtag) == 3 and subtag.isdigit())
+
+
 def site_language(value):
-    """The site language a file names, in any case, or None."""
-    return {code.lower(): code for code in languages.CODES}.get((value or "").strip().lower())
+    """The site language a file names (BCP 47, in any case, with or without a region: ja-JP, zh-CN, en-US), or
+    None. Chinese is the site's where the tag says simplified (zh-Hans) or names a region that writes it, and
+    another script (ja-Latn) is none of the site's."""
+    tag = (value or "").strip().lower().replace("_", "-")
+    codes = {code.lower(): code for code in languages.CODES}
+    language, *subtags = tag.split("-")
+    if tag in codes or not subtags:
+        return codes.get(tag)
+    regions = [subtag for subtag in subtags if _is_region(subtag)]
+    scripts = [subtag for subtag in subtags if len(subtag) == 4 and subtag.isalpha()]
+    if len(regions) + len(scripts) < len(subtags) or len(regions) > 1 or len(scripts) > 1:
+        return None  # variants, extensions, or more than one region or script
+    if language == "zh":
+        simplified = scripts == ["hans"] or (not scripts and regions[0] in SIMPLIFIED_REGIONS)
+        return codes["zh-hans"] if simplified else None
+    return codes.get(language) if not scripts else None
 
 
 class FileError(Exception):
