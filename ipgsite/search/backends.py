@@ -214,17 +214,6 @@ class Search:
         where = " AND ".join(self.where) or "1 = 1"
         return f"FROM {', '.join(self.tables)} WHERE {where}"
 
-    def count(self):
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) {self._from_where()}", self.params)
-            return cursor.fetchone()[0]
-
-    def any(self):
-        """Whether any entry matches."""
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT 1 {self._from_where()} LIMIT 1", self.params)
-            return cursor.fetchone() is not None
-
     def matching(self):
         """The ids of the entries that match (`ids`, with the indexes forced where they must be)."""
         return self.ids()
@@ -430,9 +419,6 @@ class PostgresQuery(Search):
 
     def matching(self):
         return self._with_indexes(self.ids)
-
-    def any(self):
-        return self._with_indexes(super().any)
 
 
 class PostgresExists(PostgresQuery):
