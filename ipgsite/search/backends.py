@@ -396,9 +396,14 @@ class PostgresQuery(Search):
             self.indexed = self.indexed or not others
             by_term.append((conditions, not others))
         if len(by_term) == 1 and by_term[0][1] and self.one_term_as_list:
-            conditions = by_term[0][0]
-            branches = " UNION ALL ".join(f"SELECT id FROM search_entry WHERE {sql}" for sql, _params in conditions)
-            self.listed = (branches, [param for _sql, params in conditions for param in params])
+            branches, params = [], []
+            latin = [(sql, p) for sql, p in by_term[0][0] if is_latin(sql, p)]
+            for group in [latin] + [[c] for c in by_term[0][0] if c not in latin]:
+                if group:  # Latin text is cheap to check again: its conditions share one bitmap, read once
+                    branches.append("SELECT id FROM search_entry WHERE " + " OR ".join(sql for sql, _p in group))
+                    params += [param for _sql, p in group for param in p]
+            branches = " UNION ALL ".join(branches)
+            self.listed = (branches, params)
             self.where.insert(0, f"e.id = ANY(ARRAY({branches}))")
             self.params[:0] = self.listed[1]
             return
@@ -426,6 +431,11 @@ class PostgresExists(PostgresQuery):
     every id each condition finds (rechecked, at 50x the corpus, on thousands of rows for a word like "card")."""
 
     one_term_as_list = False
+
+
+def is_latin(sql, params):
+    """Whether a condition reads Latin text only: the English tsvector, or `LIKE` a form with no CJK letter."""
+    return sql.startswith("english_words") or (sql.startswith("folded LIKE") and not CJK_RUN.search(params[0]))
 
 
 def with_indexes(run):
