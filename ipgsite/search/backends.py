@@ -238,8 +238,9 @@ class Search:
         return len(languages), self._ranked(own if len(own) >= offset + limit else list(languages), offset, limit)
 
     def _ranked(self, ids, offset, limit):
-        """The entries with these ids at [offset, offset + limit) in rank order, as `Found`: the page's rows are
-        ranked first, then joined to their paragraphs' keys, rather than every row ranked joined."""
+        """The entries with these ids at [offset, offset + limit) in rank order, as `Found`: the ids are ranked
+        first, then the page's rows read and joined to their paragraphs' keys, rather than every row sorted with its
+        texts and joined."""
         if not ids:
             return []
         listed, id_params = id_list(ids)
@@ -255,10 +256,10 @@ class Search:
         keys = [key for key in keys if key[0] != "0"]  # the same for every entry (and a number would name a column)
         columns = ", ".join(f"{sql} AS key_{at}" for at, (sql, _params, _desc) in enumerate(keys))
         order = ", ".join(f"key_{at}{' DESC' if desc else ''}" for at, (_sql, _params, desc) in enumerate(keys))
-        sql = (
-            f"SELECT {FOUND_COLUMNS.replace('e.', 'page.')}, p.key FROM (SELECT {FOUND_COLUMNS}, e.paragraph_id,"
-            f" {columns} FROM search_entry e WHERE e.id IN ({listed}) ORDER BY {order} LIMIT %s OFFSET %s) AS page"
-            f" JOIN {Paragraph._meta.db_table} p ON p.id = page.paragraph_id ORDER BY {order}"
+        sql = (  # only the ids and keys are sorted: the page's texts are read after the LIMIT
+            f"SELECT {FOUND_COLUMNS}, p.key FROM (SELECT e.id, {columns} FROM search_entry e WHERE e.id IN ({listed})"
+            f" ORDER BY {order} LIMIT %s OFFSET %s) AS page JOIN search_entry e ON e.id = page.id"
+            f" JOIN {Paragraph._meta.db_table} p ON p.id = e.paragraph_id ORDER BY {order}"
         )
         params = [param for _sql, key_params, _desc in keys for param in key_params] + id_params + [limit, offset]
         with connection.cursor() as cursor:
