@@ -73,6 +73,8 @@ AFTER_WRITE = [
     "ipgsite.editing.statuses.follow",  # each translation's status: missing, outdated, translated, reviewed
     "ipgsite.crosslinks.build.follow",  # the cross-links found in the text, which "Mentioned in" lists read
     "ipgsite.terms.occurrences.follow",  # the terms found in the text, which term marks and the glossary read
+    "ipgsite.terms.citing.follow",  # where terms were found, in paragraphs a rename or renumbering moved
+    "ipgsite.finder.citing.follow",  # the finder's citations of paragraphs a rename or renumbering moved
     "ipgsite.search.index.follow",  # the search index
     "ipgsite.caching.versions.follow",  # the content version: cached pages and ETags are stale from now on
     "ipgsite.study.pictures.follow",  # once committed: the link preview pictures of what changed

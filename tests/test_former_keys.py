@@ -171,3 +171,59 @@ def test_bad_former_keys_are_refused_with_the_file_and_line(ipg, content, former
         call_command("loadcontent", str(content), stdout=StringIO())
     assert "2.3.toml:" in str(error.value)
     assert not FormerKey.objects.exists()
+
+
+HIDDEN_CARD_ERROR = "/en/finder/in-game/shown/no/no/no/yes/"  # 2.3 example C's recorded path
+
+
+def test_a_key_renamed_in_the_admin_moves_the_finders_citations_and_its_worked_example(client, ipg, tmp_path):
+    by = editor()
+    rename(ipg, "2.3", "definition-1", "definition-1-hidden", by=by)
+    rename(ipg, "2.3", "example-c", "example-c-confidant", by=by)
+    outcome = client.get(HIDDEN_CARD_ERROR).content.decode()
+    assert 'href="/en/ipg/2.3/#definition-1-hidden"' in outcome
+    finder = client.get("/en/finder/").content.decode()
+    assert "Example C of 2.3" in finder and "example-c-confidant" in finder
+    out = tmp_path / "exported"
+    call_command("exportcontent", str(out), stdout=StringIO())
+    toml = (out / "finder.toml").read_text()
+    assert 'paragraph = "2.3#example-c-confidant"' in toml and '"2.3#definition-1"' not in toml
+    call_command("checkcontent", str(out), stdout=StringIO())  # refused, before: "cites 2.3#definition-1, but …"
+
+
+def test_keys_renamed_twice_in_one_batch_are_cited_by_the_last(client, ipg):
+    by = editor()
+    with writing.batch(by):
+        rename(ipg, "2.3", "definition-1", "definition-1-a", by=by)
+        rename(ipg, "2.3", "definition-1-a", "definition-1-b", by=by)
+    assert 'href="/en/ipg/2.3/#definition-1-b"' in client.get(HIDDEN_CARD_ERROR).content.decode()
+
+
+def test_a_renamed_key_moves_only_its_own_citations(ipg):
+    # The near miss: 2.1 and 2.4 have a definition-1 too, and "2.3#definition-10" is not "2.3#definition-1".
+    from ipgsite.finder.models import Question
+
+    others = {q.key: q.cites for q in Question.objects.all() if "2.3#definition-1" not in q.cites}
+    assert any("2.4#definition-1" in cites for cites in others.values())
+    rename(ipg, "2.3", "definition-1", "definition-1-hidden", by=editor())
+    assert {q.key: q.cites for q in Question.objects.filter(key__in=others)} == others
+
+
+def test_a_renumbered_section_moves_the_citations_of_its_paragraphs(ipg):
+    from ipgsite.finder.models import Example, Outcome
+
+    examples = Example.objects.filter(paragraph__startswith="2.4#").count()
+    writing.save_structure(ipg.get(number="2.4"), {"number": "2.9"}, by=editor())
+    assert "2.9#definition-1" in Outcome.objects.get(key="mulligan-procedure-error").cites
+    assert Example.objects.filter(paragraph__startswith="2.9#").count() == examples > 0
+    assert not Example.objects.filter(paragraph__startswith="2.4#").exists()
+
+
+def test_where_a_term_was_found_follows_a_renamed_paragraph(ipg):
+    from ipgsite.terms.models import Term
+
+    term = Term.objects.get(key="hidden-card-error")
+    Term.objects.filter(pk=term.pk).update(found={**term.found, "Hidden Card Error": ["000:5", "2.3#definition-1"]})
+    rename(ipg, "2.3", "definition-1", "definition-1-hidden", by=editor())
+    term.refresh_from_db()
+    assert term.found["Hidden Card Error"] == ["000:5", "2.3#definition-1-hidden"]

@@ -94,6 +94,7 @@ class Batch:
     everything: bool = False  # a load from content files: derive everything again
     touched_paragraph_ids: set = field(default_factory=set)  # paragraphs whose key, part or order changed
     moved_note_ids: set = field(default_factory=set)  # notes moved to another paragraph
+    moved: dict = field(default_factory=dict)  # {"2.3#old-key": "2.3#new-key"}: addresses a rename or renumbering moved
     statuses_changed: bool = False  # a translation confirmed or reviewed: pages show its status
     releases_changed: bool = False  # a release published, loaded or replaced: pages name the newest release
     # {(object, language): Declared}: statuses the writer states (content/ says them), not derived from the edits
@@ -119,6 +120,15 @@ class Batch:
     def changed(self, model):
         """Whether rows of `model` were added, deleted or restructured, or had a text edited (or everything was)."""
         return self.everything or model in self.restructured or bool(self.ids_of(model))
+
+    def move(self, old, new):
+        """A paragraph's address is now `new`: what other content cites as `old` (or as an address that was moved to
+        `old` earlier in the batch) is to cite `new`."""
+        for before, after in list(self.moved.items()):
+            if after == old:
+                self.moved[before] = new
+        self.moved.setdefault(old, new)
+        self.moved = {before: after for before, after in self.moved.items() if before != after}
 
     def declare_status(self, obj, code, declared):
         self.declared_statuses[obj, code] = declared
@@ -454,12 +464,18 @@ def save_structure(obj, values, *, by):
         if obj.pk is None:
             _require_structure(current.by)
         renamed_from = stored.key if isinstance(stored, Paragraph) and stored.pk and "key" in changed else None
+        renumbered_from = stored.number if isinstance(stored, Section) and stored.pk and "number" in changed else None
         for name, value in changed.items():
             setattr(stored, name, value)
         _validate(stored)
         stored.save()
         if renamed_from:
             _keep_former_key(stored, renamed_from)
+            number = stored.section.number
+            current.move(f"{number}#{renamed_from}", f"{number}#{stored.key}")
+        if renumbered_from:
+            for key in stored.paragraphs.values_list("key", flat=True):
+                current.move(f"{renumbered_from}#{key}", f"{stored.number}#{key}")
         current.restructured.add(type(stored))
         if isinstance(stored, Paragraph):
             current.touched_paragraph_ids.add(stored.pk)
