@@ -134,3 +134,24 @@ def test_the_dashboard_counts_the_finders_questions_by_status_and_links_to_them(
     assert outdated == 2  # the Chinese and the Japanese wording of the question whose English changed
     assert "/admin/finder/question/" in html
     assert client.get("/admin/finder/question/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("cites", "message"),
+    [
+        ('["2.3#definition-9"]', "2.3#definition-9: section 2.3 has no paragraph with this key."),
+        ('["2.3 definition-1"]', "2.3 definition-1 is no paragraph: write a section and a key"),
+        ('"2.3#definition-1"', "Cites is a list of paragraphs"),
+    ],
+)
+def test_an_editor_citing_no_paragraph_in_the_admin_gets_an_error_on_the_field(ipg, cites, message):
+    from forms import form_fields
+
+    client = client_for(editor())
+    q = question("public-information")
+    url = f"/admin/finder/question/{q.pk}/change/"
+    fields = dict(form_fields(client.get(url).content.decode(), "question_form"))
+    assert client.post(url, {**fields, "cites": '["2.3#definition-1", "2.3#philosophy-3"]'}).status_code == 302
+    response = client.post(url, {**fields, "cites": cites, "base_revision": question("public-information").revision})
+    assert response.status_code == 200 and message in response.content.decode()  # the form again, with the error
+    assert question("public-information").cites == ["2.3#definition-1", "2.3#philosophy-3"]

@@ -6,16 +6,40 @@ only through `editing.writing`, like paragraphs: with statuses, history, rights 
 """
 
 from django.contrib.contenttypes.fields import GenericRelation
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import KEY_PATTERN, Section
+from ipgsite.ipg.models import KEY_PATTERN, PARAGRAPH_ADDRESS, Paragraph, Section
 
 node_key_validator = RegexValidator(
     KEY_PATTERN, _("A key is lowercase letters and digits joined by hyphens, e.g. seen-not-added.")
 )
+
+
+def check_cites(cites):
+    """A question's or outcome's `cites`: a list of the addresses of paragraphs that exist, or ValidationError naming
+    what is wrong (a citation the finder could not find would silently be left off its page)."""
+    if not isinstance(cites, list) or not all(isinstance(cite, str) for cite in cites):
+        raise ValidationError({"cites": _('Cites is a list of paragraphs, e.g. ["2.3#definition-1"].')})
+    for cite in cites:
+        address = PARAGRAPH_ADDRESS.fullmatch(cite)
+        if address is None:
+            raise ValidationError(
+                {
+                    "cites": _("%(cite)s is no paragraph: write a section and a key, e.g. 2.3#definition-1.")
+                    % {"cite": cite}
+                }
+            )
+        if not Paragraph.objects.filter(section__number=address["number"], key=address["key"]).exists():
+            raise ValidationError(
+                {
+                    "cites": _("%(cite)s: section %(number)s has no paragraph with this key.")
+                    % {**address.groupdict(), "cite": cite}
+                }
+            )
 
 
 class Question(models.Model):
@@ -48,6 +72,10 @@ class Question(models.Model):
     def __str__(self):
         return self.key
 
+    def clean(self):
+        super().clean()
+        check_cites(self.cites)
+
     def text_in(self, code):
         return languages.translated(self, "text", code)
 
@@ -75,6 +103,10 @@ class Outcome(models.Model):
 
     def __str__(self):
         return f"{self.key} → {self.section.number}"
+
+    def clean(self):
+        super().clean()
+        check_cites(self.cites)
 
 
 class Example(models.Model):
