@@ -227,3 +227,11 @@ def test_where_a_term_was_found_follows_a_renamed_paragraph(ipg):
     rename(ipg, "2.3", "definition-1", "definition-1-hidden", by=editor())
     term.refresh_from_db()
     assert term.found["Hidden Card Error"] == ["000:5", "2.3#definition-1-hidden"]
+
+
+def test_a_key_renamed_and_back_in_one_batch_leaves_its_citations(client, ipg):
+    by = editor()
+    with writing.batch(by):
+        rename(ipg, "2.3", "definition-1", "definition-1-a", by=by)
+        rename(ipg, "2.3", "definition-1-a", "definition-1", by=by)
+    assert 'href="/en/ipg/2.3/#definition-1"' in client.get(HIDDEN_CARD_ERROR).content.decode()

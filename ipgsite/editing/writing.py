@@ -124,10 +124,11 @@ class Batch:
     def move(self, old, new):
         """A paragraph's address is now `new`: what other content cites as `old` (or as an address that was moved to
         `old` earlier in the batch) is to cite `new`."""
-        for before, after in list(self.moved.items()):
-            if after == old:
-                self.moved[before] = new
-        self.moved.setdefault(old, new)
+        chained = [before for before, after in self.moved.items() if after == old]
+        for before in chained:
+            self.moved[before] = new
+        if not chained:
+            self.moved.setdefault(old, new)
         self.moved = {before: after for before, after in self.moved.items() if before != after}
 
     def declare_status(self, obj, code, declared):
