@@ -49,7 +49,7 @@ class Entry(models.Model):
 
     class Meta:
         verbose_name_plural = "entries"
-        indexes = [models.Index(fields=["paragraph", "language"]), models.Index(fields=["note"])]
+        indexes = [models.Index(fields=["paragraph", "language"])]  # the note has the index of its foreign key
 
     def __str__(self):
         where = f"note {self.note_id} on " if self.note_id else ""
