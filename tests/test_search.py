@@ -365,6 +365,9 @@ def test_a_rebuilt_index_is_ranked_by_its_new_entries(transactional_db, client):
         ("scry two cards", ()),  # several terms: one bitmap of the entries that have them all
         ("top card library mulligan", ()),
         ("of library", ()),
+        ("Hidden Card Error", ()),  # a name: its definition first, then official text before commentary
+        ("hidden set", ("ja",)),
+        ("opponent", ()),  # many matches: on PostgreSQL ranked in memory, by the scan in SQL
     ],
 )
 def test_the_indexes_count_and_rank_as_a_scan_does(ipg, q, languages):
