@@ -7,7 +7,7 @@ from django import forms
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from ipgsite.ipg.models import Paragraph
+from ipgsite.ipg.models import Alias, Chapter, Note, Paragraph, Section
 
 SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"  # copies of shared/seeds
 CONTENT = Path(__file__).resolve().parents[1] / "content"
@@ -112,3 +112,29 @@ def admin_form_data(response):
                     continue
                 data[sub.add_prefix(name)] = "on" if value is True else getattr(value, "pk", value)
     return data
+
+
+def admin_pages():
+    """Every page type of the admin and the translators' workspace, for an editor."""
+    p = paragraph("2.3", "example-c")
+    note = Note.objects.filter(paragraph=p).first()
+    return [
+        "/admin/",
+        "/admin/ipg/section/",
+        f"/admin/ipg/section/{Section.objects.get(number='2.3').pk}/change/",
+        "/admin/ipg/paragraph/",
+        f"/admin/ipg/paragraph/{p.pk}/change/",
+        "/admin/ipg/paragraph/add/",
+        "/admin/ipg/note/",
+        f"/admin/ipg/note/{note.pk}/change/",
+        "/admin/ipg/alias/",
+        f"/admin/ipg/alias/{Alias.objects.first().pk}/change/",
+        "/admin/ipg/chapter/",
+        f"/admin/ipg/chapter/{Chapter.objects.first().pk}/change/",
+        "/admin/translations/status/",
+        "/admin/translations/change/",
+        "/admin/translate/",
+        "/admin/translate/2.3/ja/",
+        "/admin/translate/2.3/history/example-c/",
+        "/admin/translate/2.3/import/",
+    ]

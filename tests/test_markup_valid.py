@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from people import admin_pages, client_for, editor
+
 VNU = Path(__file__).resolve().parent.parent / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
 PAGES = [
@@ -80,4 +82,17 @@ def test_every_public_page_type_is_valid_html(client, ipg, tmp_path):
     errors = nu_errors([*(tmp_path / name for name in files), broken])
     # The near miss is caught: a duplicate id and a link inside a link.
     assert len(errors.pop("broken.html", [])) >= 2
+    assert {files[name]: found for name, found in errors.items()} == {}
+
+
+def test_every_admin_and_workspace_page_is_valid_html(ipg, tmp_path):
+    """What translators and editors work in: the admin's pages (Django's templates and ours) and the workspace's."""
+    client, files = client_for(editor()), {}
+    for number, url in enumerate(admin_pages()):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        path = tmp_path / f"admin-{number}.html"
+        path.write_bytes(response.content)
+        files[path.name] = url
+    errors = nu_errors([tmp_path / name for name in files])
     assert {files[name]: found for name, found in errors.items()} == {}

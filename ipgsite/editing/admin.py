@@ -86,10 +86,18 @@ def written_columns(model):
     return {languages.column(name, code): (name, code) for name in fields for code in languages.CODES}
 
 
+class RevisionInput(forms.HiddenInput):
+    """The revision a form was opened at. Django's admin writes a label for every field of a fieldset, hidden ones
+    too: this one's label names no control, as a label may not name a hidden input."""
+
+    def id_for_label(self, id_):
+        return None
+
+
 class WrittenForm(forms.ModelForm):
     """A content form whose texts are checked as `writing` will check them: rights, cleaning, lost updates."""
 
-    base_revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
+    base_revision = forms.IntegerField(widget=RevisionInput, required=False, min_value=0, max_value=2**31 - 1)
     user = None  # set by the admin for each request
 
     def __init__(self, *args, **kwargs):
