@@ -192,8 +192,10 @@ class Search:
             self.defining = "CASE WHEN e.paragraph_id = %s AND e.note_id IS NULL THEN 0 ELSE 1 END"
             self.defining_params = [self.ranking.defining]
         if ids is not None:  # with the filters, as `ids_holding` found them; the terms required are checked here
-            entries = entries_of(ids).values()
-            self.known = frozenset(e.id for e in entries if all(holds_term(t, e.folded, e.stems) for t in required))
+            if required:
+                entries = entries_of(ids).values()
+                ids = [e.id for e in entries if all(holds_term(t, e.folded, e.stems) for t in required)]
+            self.known = frozenset(ids)
             sql, params = id_list(self.known)
             self.where.insert(0, f"e.id IN ({sql})")
             self.params[:0] = params
