@@ -349,6 +349,16 @@ def test_a_rebuilt_index_is_ranked_by_its_new_entries(transactional_db, client):
     assert [hit for hit in after if hit[1] == "en"] == [hit for hit in before if hit[1] == "en"]
 
 
+def test_a_renamed_paragraph_is_found_under_its_new_key_at_once(transactional_db, client):
+    """Committed, as in production: the entries kept in memory are those of one content version, and renaming a key
+    makes a new version, so the next search links the paragraph's new address."""
+    assert "/en/ipg/2.3/#example-c" in urls(search(client, "Dark Confidant"))  # entries read and kept
+    paragraph = Paragraph.objects.get(section__number="2.3", key="example-c")
+    writing.save_structure(paragraph, {"key": "example-c-confidant"}, by=CONTENT_FILES)
+    found = urls(search(client, "Dark Confidant"))
+    assert "/en/ipg/2.3/#example-c-confidant" in found and "/en/ipg/2.3/#example-c" not in found
+
+
 @pytest.mark.parametrize(
     "q, languages",
     [
