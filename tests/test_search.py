@@ -6,6 +6,7 @@ import io
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 
 from edits import add_note, change, delete, write
 from ipgsite.editing import writing
@@ -322,8 +323,9 @@ def test_a_renamed_section_is_found_by_its_new_name_at_once(transactional_db, cl
 
 
 def test_a_section_written_around_the_write_path_still_lists_its_results(transactional_db, client):
-    """A write by other means does not change the content version, so the names and entries kept from before do
-    not know its section or its entry: its results are listed under it all the same, read from the database."""
+    """A write by other means does not change the content version, so the names kept from before do not know its
+    section; indexing its paragraph changes the version, so the entries kept are read again: its results are listed
+    under it all the same, its section read from the database."""
     assert urls(search(client, "capybara")) == []  # names and entries read and kept
     chapter = Section.objects.get(number="2.4").chapter
     section = Section.objects.create(number="9.9", chapter=chapter, order=9999, title_en="Capybara Error")
@@ -338,8 +340,8 @@ def test_a_section_written_around_the_write_path_still_lists_its_results(transac
 
 def test_a_rebuilt_index_is_ranked_by_its_new_entries(transactional_db, client):
     """Committed, as in production: what ranks an entry (its language, kind, paragraph) is kept per content version.
-    `rebuildsearch`, run around the write path, changes no version and gives every entry a new id, which is read
-    when first found: the page's language still comes first, in the same order."""
+    `rebuildsearch`, run around the write path, gives every entry a new id, and the entries kept are read again: the
+    page's language still comes first, in the same order."""
     before = hits(search(client, "Dark Confidant"))  # entries read and kept
     Paragraph.objects.filter(section__number="2.1").update(text_en="")
     call_command("rebuildsearch", stdout=io.StringIO())
@@ -380,11 +382,17 @@ def test_a_renamed_paragraph_is_found_under_its_new_key_at_once(transactional_db
         ("opponent", ()),  # many matches: on PostgreSQL ranked in memory, by the scan in SQL
     ],
 )
-def test_the_indexes_count_and_rank_as_a_scan_does(ipg, q, languages):
-    """Whichever way the database's indexes are asked, they find, count and rank exactly what a LIKE scan of
-    every entry does, on both databases."""
+@pytest.mark.parametrize("backend", ["Auto", "database"])
+def test_the_indexes_count_and_rank_as_a_scan_does(ipg, q, languages, backend):
+    """Whichever way the indexes are asked, the entries kept in memory (the default) or the database's own,
+    they find, count and rank exactly what a LIKE scan of every entry does, on both databases."""
     query = Query.parse(q, languages)
-    indexed, scanned = find(query, "en"), find(query, "en", by_like=True)
+    name = (
+        {"sqlite": "SQLiteSearch", "postgresql": "PostgresSearch"}[connection.vendor] if backend != "Auto" else backend
+    )
+    with override_settings(SEARCH_BACKEND=f"ipgsite.search.backends.{name}"):
+        indexed = find(query, "en")
+    scanned = find(query, "en", by_like=True)
     assert indexed.total == scanned.total > 0
     assert [(h.url, h.language) for g in indexed.groups for h in g.hits] == [
         (h.url, h.language) for g in scanned.groups for h in g.hits

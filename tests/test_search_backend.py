@@ -45,10 +45,27 @@ def outcome(query, reader="en"):
     )
 
 
-def test_the_default_backend_follows_the_database(settings):
+def test_the_default_backend_keeps_the_entries_and_asks_the_database_for_translation_memory(settings):
     assert settings.SEARCH_BACKEND == "ipgsite.search.backends.Auto"
-    assert type(backends.backend()) is OWN_BACKEND[connection.vendor]
+    assert type(backends.backend()) is backends.KeptSearch
+    assert type(backends.backend().database) is OWN_BACKEND[connection.vendor]
     assert type(backends.backend(by_like=True)) is backends.LikeScan
+
+
+@pytest.mark.parametrize("q", ["Dark Confidant", "占", "eight cards in opening hand", "先手抓牌", "mulligna"])
+def test_a_search_through_the_kept_entries_reads_no_entry_from_the_database(transactional_db, q):
+    """Committed, as in production: once the entries are kept for this content version, a search (a partial match,
+    a split phrase, a near miss) reads nothing of the index; an edit makes a new version, read once."""
+    query = Query.parse(q)
+    first = outcome(query)
+    assert first[0] > 0 or first[3]
+    with CaptureQueriesContext(connection) as queries:
+        assert outcome(query) == first
+    assert [entry["sql"] for entry in queries.captured_queries if "search_entry" in entry["sql"]] == []
+    write("2.3", "example-c", "en", "A capybara reveals the card.")
+    with CaptureQueriesContext(connection) as queries:
+        assert outcome(Query.parse("capybara"))[0] == 1
+    assert len([entry for entry in queries.captured_queries if "search_entry" in entry["sql"]]) == 1
 
 
 @pytest.mark.parametrize(
@@ -67,9 +84,13 @@ def test_the_default_backend_follows_the_database(settings):
         ("手札が多すぎる", ()),
     ],
 )
-def test_the_plain_scan_named_by_the_setting_answers_as_the_indexes_do(ipg, q, languages):
+@pytest.mark.parametrize("indexes", ["Auto", "database"])
+def test_the_plain_scan_named_by_the_setting_answers_as_the_indexes_do(ipg, q, languages, indexes):
+    """As the entries kept in memory answer (the default), and as the database's own indexes do."""
     query = Query.parse(q, languages)
-    by_indexes = outcome(query)
+    name = indexes if indexes == "Auto" else OWN_BACKEND[connection.vendor].__name__
+    with override_settings(SEARCH_BACKEND=f"ipgsite.search.backends.{name}"):
+        by_indexes = outcome(query)
     assert by_indexes[0] > 0 or by_indexes[3]
     with override_settings(SEARCH_BACKEND=LIKE_SCAN), CaptureQueriesContext(connection) as queries:
         assert type(backends.backend()) is backends.LikeScan

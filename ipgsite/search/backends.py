@@ -1,14 +1,18 @@
-"""Where the database finds and ranks: SQLite's FTS5, PostgreSQL's pg_trgm and GIN, or a plain scan of every entry.
+"""Where search finds and ranks: the entries kept in memory, the database's own text indexes (SQLite's FTS5,
+PostgreSQL's pg_trgm and GIN), or a plain scan of every entry.
 
-The backend is the class that SEARCH_BACKEND names (`Auto`, the default, follows the database in use: `SQLiteSearch`,
-`PostgresSearch`, else `LikeScan`). It answers everything search and translation memory ask of the database: one
-query's entries, counted and ranked (`search_for`), whether groups of terms find anything (`which_find`,
-`which_held`), and the texts like a given one (`similar`, through search/similar.py). Nothing outside this app reads
-the index's tables.
+The backend is the class that SEARCH_BACKEND names. `Auto`, the default, is `KeptSearch`: every entry read once per
+content version and its text indexed in memory (search/kept.py), so a search needs no round trip to the database; it
+asks the database's indexes (`SQLiteSearch`, `PostgresSearch`, else `LikeScan`) only for translation memory. Those
+backends can also be named to search the database itself, e.g. in a process that should not keep the entries. A
+backend answers everything search and translation memory ask: one query's entries, counted and ranked
+(`search_for`), whether groups of terms find anything (`which_find`, `which_held`), and the texts like a given one
+(`similar`, through search/similar.py). Nothing outside this app reads the index's tables.
 
 A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
 names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its words
-have any of the stem phrases; it matches the query if it matches every term. Each form is looked up in an index:
+have any of the stem phrases; it matches the query if it matches every term. In the database each form is looked up
+in an index:
 - a form of 3 or more characters, in any script, as a substring of the folded text: FTS5's trigram
   tokenizer on SQLite, a pg_trgm GIN index under `LIKE` on PostgreSQL;
 - a form of 1 or 2 CJK characters (占卜, 手札, 警): trigrams cannot find it, so it is looked up among
@@ -20,9 +24,8 @@ have any of the stem phrases; it matches the query if it matches every term. Eac
 
 Ranking: text in the page's language first (the reader reads it; a query in another script rarely
 matches it anyway); then by relevance: how densely the typed term and its names in the reader's language occur;
-ties go to official text, then examples, then notes, then reading order. SQLite and the LIKE scan rank in SQL;
-PostgreSQL ranks the same way in memory, from the entries kept per content version (`entries_of`), since there
-reading each row again costs more than ranking it.
+ties go to official text, then examples, then notes, then reading order. SQLite's indexes and the LIKE scan rank
+in SQL; the kept entries and PostgreSQL's indexes rank the same way in memory (`Search.rank_key`).
 
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
@@ -42,7 +45,7 @@ from ipgsite.ipg.models import Paragraph
 from ipgsite.ipg.text import CJK  # as releases.diffing counts tokens: Han, kana, CJK punctuation, full-width forms
 
 from .expanding import Term
-from .folding import is_cjk
+from .kept import Kept, is_short_cjk
 from .partial import holds_term
 from .stemming import stem_phrase
 
@@ -74,10 +77,6 @@ class Ranking:
 
 def fts_phrase(text):
     return '"' + text.replace('"', '""') + '"'
-
-
-def is_short_cjk(form):
-    return len(form) < 3 and all(is_cjk(char) for char in form)
 
 
 def is_short(form):
@@ -163,6 +162,7 @@ class Search:
     This one compares every entry with `LIKE` (the plain scan); its subclasses ask the database's text indexes."""
 
     indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
+    in_memory = False  # whether the page is ranked in memory (`rank_key`) rather than by the database
     known = None  # the ids that match, when known before the search
 
     def __init__(
@@ -248,9 +248,12 @@ class Search:
 
     def _ranked(self, entries, offset, limit):
         """These entries ({id: `Found`}) at [offset, offset + limit) in rank order: ranked by the database, which
-        reads each one's text for the density (REPLACE) and the spread of split phrases."""
+        reads each one's text for the density (REPLACE) and the spread of split phrases; or in memory, in the same
+        order (the tests compare them)."""
         if not entries:
             return []
+        if self.in_memory:
+            return sorted(entries.values(), key=self.rank_key())[offset : offset + limit]
         listed, id_params = id_list(entries)
         keys = [  # (SQL, its parameters, whether the highest comes first)
             (OWN_LANGUAGE, [self.page_language], False),
@@ -269,8 +272,34 @@ class Search:
             cursor.execute(sql, params)
             return [entries[pk] for (pk,) in cursor.fetchall()]
 
+    def rank_key(self):
+        """A function giving each entry one number whose order is the rank order, each key in bits of its own."""
+        language, defining, phrases = self.page_language, self.ranking.defining, self.ranking.phrases
+        preferred = PREFERRED[self.ranking.prefer]
+        forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(language) if form]
+        last = len(forms) - 1
 
-_entries = {}  # content version -> {entry id: its `Found`}, of every entry
+        def key(entry):
+            pk, _section, note, entry_language, kind, _text, folded, _stems, _key, paragraph, size = entry
+            rest, removed = folded, 0  # the bytes that removing every form, one after another, takes away
+            for at, (form, length) in enumerate(forms):
+                found = rest.count(form)
+                if found:
+                    removed += found * length
+                    if at < last:
+                        rest = rest.replace(form, "")
+            order = (entry_language != language) << 1 | (
+                defining is not None and (paragraph != defining or note is not None)
+            )
+            order = order << 2 | preferred.get(kind, 2)
+            order = order << 32 | (spread(folded, phrases) if phrases else 0)
+            order = order << 14 | (10000 - removed * 10000 // (size + 200))
+            return (order << 2 | KIND_ORDER.get(kind, 2)) << 48 | pk
+
+        return key
+
+
+_kept = {}  # content version -> `Kept`: every entry
 
 
 def _read_entries(ids=None):
@@ -284,18 +313,28 @@ def _read_entries(ids=None):
         return {row[0]: Found(*row, len(row[6].encode())) for row in cursor.fetchall()}
 
 
-def entries_of(ids):
-    """{id: `Found`} of the entries with these ids that exist. Every entry is read once per content version, as the
-    sections' names are, and an entry newer than those is read now. An entry is never changed in place (the index
-    deletes rows and adds new ones, and an id is never given again), and its paragraph's key changes only with the
-    content version, so what is kept of an id stays true."""
+def kept_entries():
+    """Every entry (`Kept`), read once per content version, as the sections' names are. An entry is never changed in
+    place (the index deletes rows and adds new ones), and its paragraph's key changes only with the content version.
+
+    Inside a transaction, rows read may yet be rolled back, and an id given again: there the entries are known by the
+    content version, the highest id and the count together."""
     version = content_version()
-    known = _entries.get(version)
+    if connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT MAX(id), COUNT(*) FROM search_entry")
+            version = (version, *cursor.fetchone())
+    known = _kept.get(version)
     if known is None:
-        known = _read_entries()
-        if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
-            _entries.clear()
-            _entries[version] = known
+        known = Kept(_read_entries())
+        _kept.clear()
+        _kept[version] = known
+    return known
+
+
+def entries_of(ids):
+    """{id: `Found`} of the entries with these ids that exist: as kept (`kept_entries`), and any newer one read now."""
+    known = kept_entries().entries
     found = {pk: known[pk] for pk in ids if pk in known}
     return found | _read_entries(ids - found.keys()) if len(found) < len(ids) else found
 
@@ -371,6 +410,10 @@ class SQLiteQuery(Search):
 
 
 class PostgresQuery(Search):
+    """Ranked in memory: on PostgreSQL reading every candidate's text again costs more than the density itself (1,900
+    rows for 誘 at 50x the corpus: 14 ms in the database, 7-10 ms in memory)."""
+
+    in_memory = True
     one_term_as_list = True
     listed = None  # a query of one term: the SQL for the ids each of its conditions finds, and its parameters
 
@@ -428,38 +471,6 @@ class PostgresQuery(Search):
     def _with_indexes(self, run):
         return with_indexes(run) if self.indexed else run()
 
-    def _ranked(self, entries, offset, limit):
-        """Ranked in memory, in the order the database would give (`Search._ranked`): on PostgreSQL reading every
-        candidate's text again costs more than the density itself (1,900 rows for 誘 at 50x the corpus: 14 ms in the
-        database, 7-10 ms here)."""
-        return sorted(entries.values(), key=self.rank_key())[offset : offset + limit]
-
-    def rank_key(self):
-        """A function giving each entry one number whose order is the rank order, each key in bits of its own."""
-        language, defining, phrases = self.page_language, self.ranking.defining, self.ranking.phrases
-        preferred = PREFERRED[self.ranking.prefer]
-        forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(language) if form]
-        last = len(forms) - 1
-
-        def key(entry):
-            pk, _section, note, entry_language, kind, _text, folded, _stems, _key, paragraph, size = entry
-            rest, removed = folded, 0  # the bytes that removing every form, one after another, takes away
-            for at, (form, length) in enumerate(forms):
-                found = rest.count(form)
-                if found:
-                    removed += found * length
-                    if at < last:
-                        rest = rest.replace(form, "")
-            order = (entry_language != language) << 1 | (
-                defining is not None and (paragraph != defining or note is not None)
-            )
-            order = order << 2 | preferred.get(kind, 2)
-            order = order << 32 | (spread(folded, phrases) if phrases else 0)
-            order = order << 14 | (10000 - removed * 10000 // (size + 200))
-            return (order << 2 | KIND_ORDER.get(kind, 2)) << 48 | pk
-
-        return key
-
     def matching(self):
         return self._with_indexes(self.ids)
 
@@ -478,6 +489,24 @@ class PostgresExists(PostgresQuery):
     every id each condition finds (rechecked, at 50x the corpus, on thousands of rows for a word like "card")."""
 
     one_term_as_list = False
+
+
+class KeptQuery(Search):
+    """Found and ranked among the entries kept in memory (search/kept.py): no round trip to the database, but to read
+    an entry newer than the content version."""
+
+    in_memory = True
+
+    def __init__(self, terms, languages=(), kinds=(), *args, **kwargs):
+        self.languages, self.kinds = tuple(languages), tuple(kinds)
+        super().__init__(terms, languages, kinds, *args, **kwargs)
+
+    def look_up(self, terms):
+        self.known = kept_entries().matching(terms, self.languages, self.kinds)
+
+    def look_up_any(self, subsets):
+        kept = kept_entries()
+        self.known = frozenset().union(*(kept.matching(subset, self.languages, self.kinds) for subset in subsets))
 
 
 def is_latin(sql, params):
@@ -711,13 +740,35 @@ class PostgresSearch(LikeScan):
         return with_indexes(run)
 
 
-class Auto(LikeScan):
-    """The backend that fits the database in use: `SQLiteSearch` on SQLite, `PostgresSearch` on PostgreSQL, the
-    plain scan on any other. The default."""
+class KeptSearch(LikeScan):
+    """Every entry kept in memory per content version, with an index of its text (search/kept.py), and searched
+    there: a search is one read of the content version, where the database's indexes take a round trip or more for
+    each term. Translation memory's texts like a given one come from the database's own indexes (`database`)."""
+
+    query = KeptQuery
+    exists = KeptQuery
+
+    def __init__(self, database=None):
+        self.database = database or LikeScan()
 
     @classmethod
     def for_vendor(cls, vendor):
-        return {"sqlite": SQLiteSearch, "postgresql": PostgresSearch}.get(vendor, LikeScan)()
+        return cls({"sqlite": SQLiteSearch, "postgresql": PostgresSearch}.get(vendor, LikeScan)())
+
+    def which_find(self, groups, languages=(), kinds=(), page_language="en"):
+        return [bool(self.exists(group, languages, kinds).ids()) for group in groups]
+
+    def similar(self, entry, target, limit, wanted):
+        return self.database.similar(entry, target, limit, wanted)
+
+
+class Auto(LikeScan):
+    """The default: the entries kept in memory (`KeptSearch`), with the indexes of the database in use for
+    translation memory: `SQLiteSearch` on SQLite, `PostgresSearch` on PostgreSQL, the plain scan on any other."""
+
+    @classmethod
+    def for_vendor(cls, vendor):
+        return KeptSearch.for_vendor(vendor)
 
 
 def backend_class(path):

@@ -1,5 +1,6 @@
 """Building the search index from paragraphs and notes, and keeping it current."""
 
+from ipgsite.caching.versions import content_changed
 from ipgsite.ipg import derived, languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.text import plain_text
@@ -35,11 +36,14 @@ def entries_for(obj, field, paragraph, note=None):
 def reindex(paragraph_ids=(), note_ids=()):
     """Index these paragraphs' own text and these notes again (ids of deleted rows are skipped)."""
     derived.refresh(Entry, entries_for, paragraph_ids, note_ids)
+    content_changed()  # the entries kept per content version (search.backends.kept_entries) are read again
 
 
 def rebuild_index():
     """Index every paragraph and note again, e.g. after content is loaded in bulk."""
-    return derived.rebuild(Entry, entries_for)
+    found = derived.rebuild(Entry, entries_for)
+    content_changed()
+    return found
 
 
 def follow(batch):
