@@ -233,6 +233,21 @@ def test_the_mark_is_on_the_words_found_however_the_text_folds(client, ipg, text
     assert marked in body
 
 
+def test_a_small_word_is_marked_only_where_it_is_a_whole_word(client, ipg):
+    """ "to" and "of" in a longer query mark "to" and "of", not the end of "into" or the start of "often"; a query of
+    small words alone still marks them wherever they match."""
+    write("2.4", "definition-2", "en", "Put the Dark Confidant into the library on top of it, often to reveal it.")
+    body = client.get("/en/search/", {"q": "Confidant into top of to", "language": "en"}).content.decode()
+    assert (
+        "Put the Dark <mark>Confidant into</mark> the library on <mark>top of</mark> it, often <mark>to</mark> rev"
+        in body
+    )
+    body = client.get("/en/search/", {"q": "Confidant to", "language": "en"}).content.decode()
+    assert "Dark <mark>Confidant</mark> into the library on top of it, often <mark>to</mark> reveal" in body
+    body = client.get("/en/search/", {"q": "of", "language": "en"}).content.decode()
+    assert "top <mark>of</mark> it, <mark>of</mark>ten" in body
+
+
 def test_snippets_carry_their_language(client, ipg):
     languages = {lang for _, lang, _ in hits(search(client, "Dark Confidant"))}
     assert languages == {"en", "zh-Hans", "ja"}  # the card is a term: its Chinese and Japanese names are found too

@@ -375,7 +375,10 @@ def find(query, page_language, names=None, by_like=False):
                 break
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
-    forms = [form for group in groups for term in group for form in term.forms]
+    marked = [term for group in groups for term in group]
+    alone = all(is_small(term) for term in marked)  # a query of small words only marks them wherever they are
+    forms = [form for term in marked if alone or not is_small(term) for form in term.forms]
+    words = [form for term in marked if not alone and is_small(term) for form in term.forms]
     stems = {stem for group in groups for term in group for phrase in term.stems for stem in phrase.split()}
     sections, by_section = names.sections_of({found.section_id for found in page}), {}
     for found in page:
@@ -393,7 +396,7 @@ def find(query, page_language, names=None, by_like=False):
                 is_note=found.note_id is not None,
                 # Only the stems its words have: looking for the others would read every word of it.
                 snippet=snippet(
-                    found.text, forms, found.language, found.folded, stems.intersection(found.stems.split())
+                    found.text, forms, found.language, found.folded, stems.intersection(found.stems.split()), words
                 ),
                 url=f"{group.url}#{found.key}",
                 missing=lacking(terms, found.folded, found.stems) if results.partial else [],

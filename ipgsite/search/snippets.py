@@ -14,22 +14,23 @@ BEFORE = {"en": 50, "zh-hans": 20, "ja": 22}
 ELLIPSIS = "…"
 
 
-def matched_spans(text, terms, folded=None, stems=()):
-    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order; and each
-    word whose English stem is one of `stems` ("scries" for a query "scried").
+def matched_spans(text, terms, folded=None, stems=(), words=()):
+    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order; each of
+    `words` where it is a whole word ("to", not the end of "into"); and each word whose English stem is one of
+    `stems` ("scries" for a query "scried").
 
     `folded` is the text's stored fold: when it is as long as the text, positions usually carry over
     one to one, which each match confirms; otherwise the text is folded again, keeping track of positions.
     """
     spans = None
     if folded is not None and len(folded) == len(text):
-        spans = _find(folded, terms, lambda at: at, lambda end: end)
+        spans = _find(folded, terms, lambda at: at, lambda end: end, words)
         # Case folding alone made the fold (the usual case): it changed no character's place.
         if text.casefold() != folded and any(fold(text[start:end]) != folded[start:end] for start, end in spans):
             spans = None
     if spans is None:
         folded, origin = fold_with_spans(text)
-        spans = _find(folded, terms, lambda at: origin[at][0], lambda end: origin[end - 1][1])
+        spans = _find(folded, terms, lambda at: origin[at][0], lambda end: origin[end - 1][1], words)
     if stems:
         spans += [match.span() for match in WORD.finditer(text) if _stem_of(match.group()) in stems]
     merged = []
@@ -46,13 +47,16 @@ def _stem_of(word):
     return None if CJK_LETTER.search(word) else stem(fold(word))
 
 
-def _find(folded, terms, start_of, end_of):
+def _find(folded, terms, start_of, end_of, words=()):
     spans = []
-    for term in terms:
+    for term in [*terms, *words]:
+        whole = term in words and term not in terms
         at = folded.find(term) if term else -1
         while at != -1:
-            spans.append((start_of(at), end_of(at + len(term))))
-            at = folded.find(term, at + len(term))
+            end = at + len(term)
+            if not whole or not (at > 0 and folded[at - 1].isalnum() or end < len(folded) and folded[end].isalnum()):
+                spans.append((start_of(at), end_of(end)))
+            at = folded.find(term, end)
     return spans
 
 
@@ -72,9 +76,11 @@ def _window(text, anchor, language):
     return start, end
 
 
-def snippet(text, terms, language, folded=None, stems=()):
-    """`terms`: the strings to mark wherever they occur; `stems`: the stems of the words to mark."""
-    spans = matched_spans(text, terms, folded, stems)
+def snippet(text, terms, language, folded=None, stems=(), words=()):
+    """`terms`: the strings to mark wherever they occur; `words`: those to mark where they are whole words (a
+    query's small words: "to", "of", の, which in CJK text is never marked); `stems`: the stems of the words to
+    mark."""
+    spans = matched_spans(text, terms, folded, stems, words)
     # Start near the most telling match: the first of the longest term found ("Sphinx", not "of").
     found = [term for term in terms if term and term in (folded if folded is not None else fold(text))]
     longest = matched_spans(text, [max(found, key=len)], folded) if len(found) > 1 else spans
