@@ -167,6 +167,16 @@ def test_more_answers_than_questions_is_a_404(client, ipg):
     assert "more answers than questions" in parse(response.content).find(class_="quiz-problem").text()
 
 
+@pytest.mark.parametrize(
+    "name, says", [("chapter", "a chapter that does not exist"), ("section", "a section that does not exist")]
+)
+def test_a_nul_in_a_chapter_or_section_gets_the_quizs_own_404(client, ipg, name, says):
+    """PostgreSQL cannot compare a text holding NUL: no number holds one, so it is a quiz that names nothing."""
+    response = client.get("/en/quiz/", {"seed": "7", name: "2\x00"})
+    assert response.status_code == 404
+    assert says in parse(response.content).find(class_="quiz-problem").text()
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     seed=st.one_of(st.integers(-(10**12), 10**12).map(str), st.text(max_size=12)),

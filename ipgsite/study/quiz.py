@@ -55,6 +55,8 @@ def build(seed, chapter_number=None, section_numbers=()):
     examples = Paragraph.objects.filter(part=Part.EXAMPLE).select_related("section__chapter").in_reading_order()
     if section_numbers:
         wanted = list(dict.fromkeys(section_numbers))
+        if any("\x00" in number for number in wanted):  # no number holds one (PostgreSQL would refuse to compare)
+            raise BadQuiz("section")
         found = {s.number: s for s in Section.objects.filter(number__in=wanted)}
         unknown = [n for n in wanted if n not in found]
         if unknown:
@@ -62,6 +64,8 @@ def build(seed, chapter_number=None, section_numbers=()):
         quiz.sections = sorted(found.values(), key=lambda s: s.order)
         examples = examples.filter(section__in=quiz.sections)
     elif chapter_number:
+        if "\x00" in chapter_number:
+            raise BadQuiz("chapter")
         quiz.chapter = Chapter.objects.filter(number=chapter_number).first()
         if quiz.chapter is None:
             raise BadQuiz("chapter")
