@@ -10,6 +10,8 @@ adjacent CJK letters, and each stem. A term is then looked up without a round tr
 It finds exactly what a `LIKE` scan finds (search.partial.holds_term is the same test on one entry).
 """
 
+from collections import defaultdict
+
 from .folding import CJK_RUN, is_cjk
 from .partial import holds_term
 
@@ -31,7 +33,7 @@ class Kept:
         self._grams = self._stems = None
 
     def _build(self):
-        grams, stems = {}, {}
+        grams, stems = defaultdict(list), defaultdict(list)
         for pk, entry in self.entries.items():
             folded = entry.folded
             found = {folded[at : at + 3] for at in range(len(folded) - 2)}
@@ -39,17 +41,9 @@ class Kept:
                 found.update(run)
                 found.update(run[at : at + 2] for at in range(len(run) - 1))
             for gram in found:
-                holding = grams.get(gram)
-                if holding is None:
-                    grams[gram] = [pk]
-                else:
-                    holding.append(pk)
+                grams[gram].append(pk)
             for stem in set(entry.stems.split()):
-                holding = stems.get(stem)
-                if holding is None:
-                    stems[stem] = [pk]
-                else:
-                    holding.append(pk)
+                stems[stem].append(pk)
         self._grams, self._stems = grams, stems
 
     def holding_form(self, form):
