@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
 .PHONY: serve install messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
-.PHONY: lint fmt test-fast screenshots
+.PHONY: lint fmt test-fast screenshots docs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -130,7 +130,7 @@ check: install
 	DEBUG=1 $(PY) manage.py checkcontent
 
 ## Every check CI makes before the tests, all of them even when one fails: ruff lint and format, djhtml on the
-## templates, migrations matching the models, and the import contracts in pyproject.toml (lint-imports).
+## templates, migrations matching the models, the import contracts in pyproject.toml (lint-imports), and the docs.
 TEMPLATES = templates $(wildcard ipgsite/*/templates)
 lint: install
 	@status=0; \
@@ -139,7 +139,12 @@ lint: install
 	echo "djhtml --check"; $(BIN)/djhtml --check $(TEMPLATES) || status=1; \
 	echo "makemigrations --check"; DEBUG=1 $(PY) manage.py makemigrations --check --dry-run || status=1; \
 	echo "lint-imports"; $(BIN)/lint-imports --no-cache || status=1; \
+	echo "docs"; $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html || status=1; \
 	exit $$status
+
+## The documentation in docs/ as HTML, in docs/_build/html.
+docs: install
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 
 ## Applies what `make lint` asks for: ruff's fixes and format, djhtml's indentation.
 fmt: install

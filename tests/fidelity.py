@@ -4,7 +4,7 @@ The seeds are `tests/fixtures/seeds/` (copies of the project's source texts), re
 says; the outline is `tests/fixtures/outline.md` (design.md §3). Each check takes the content as
 `ipgsite.contentfiles.sections.read_content` gives it (chapters, section documents), or a rendered page,
 and compares it with what the seeds give, in both directions and occurrence for occurrence. The only
-places where content/ may differ from a seed are the READINGS below, also listed in README.md
+places where content/ may differ from a seed are the READINGS below, also listed in docs/content.md
 ("How content follows the seeds").
 """
 

@@ -1,4 +1,4 @@
-"""The layers the README's Architecture section describes, checked on the code as it is.
+"""The layers docs/architecture.md describes, checked on the code as it is.
 
 The import-linter contract in pyproject.toml fixes the order of the layers (`make lint`); these tests check what it
 does not see: apps that import each other, private names taken from another module, raw SQL, the size of an app,

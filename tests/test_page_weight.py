@@ -110,7 +110,7 @@ def test_the_compare_page_stays_within_its_measured_weight(client, ipg, deployed
     `make bench-page-weight`: 1.59 and 2.84 before the page lost its indentation, its empty row tools and its
     repeated `lang`s and the site's scripts became one; 1.56 and 2.62 after; 1.53 and 2.58 once the term marks lost
     `data-term`, the column names the `lang` their text gives them, and the templates the line breaks beside blocks.
-    These bounds keep it from growing: the text alone, without a single tag, is 1.13 times the bare text (README,
+    These bounds keep it from growing: the text alone, without a single tag, is 1.13 times the bare text (docs/readers.md,
     "At the table")."""
     html = client.get("/en/ipg/2.3/?langs=en,zh-hans,ja").content
     bare = gzipped(bare_text("2.3"))

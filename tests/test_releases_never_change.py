@@ -1,6 +1,6 @@
 """A published release never changes: not by an edit of the files, nor in the admin; its changes are computed once.
 
-The scenario of the README's workflow, end to end: edit content/sections, loadcontent, publishrelease,
+The scenario of the releases workflow (docs/releases.md), end to end: edit content/sections, loadcontent, publishrelease,
 exportcontent, loadcontent into an empty database.
 """
 

@@ -1,4 +1,4 @@
-"""Scale-out: two gunicorn processes share one PostgreSQL database and one Redis, as README's deployment does.
+"""Scale-out: two gunicorn processes share one PostgreSQL database and one Redis, as docs/deploying.md's deployment does.
 
 The processes run the production settings (a SECRET_KEY of their own, hashed static files, HTTPS behind a
 proxy: the requests carry X-Forwarded-Proto as the proxy would). An edit made through one process shows

@@ -14,7 +14,7 @@ from django.test import Client
 import fidelity
 from ipgsite.contentfiles.sections import read_content
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CONTENT_DOCS = Path(__file__).resolve().parents[1] / "docs" / "content.md"
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +84,8 @@ def test_official_japanese_is_plain_form_and_commentary_polite(content):
                 assert fidelity.POLITE.search(note.bodies["ja"]), (doc.number, note.paragraph)
 
 
-def test_readme_lists_exactly_the_documented_readings():
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_list_exactly_the_documented_readings():
+    text = CONTENT_DOCS.read_text(encoding="utf-8")
     section = text.split("## How content follows the seeds", 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"^- “([^”]+)” for “([^”]+)” \(seed (\d{3})\)", section, re.M)
     assert sorted(listed) == sorted((r.content_text, r.seed_text, r.seed) for r in fidelity.READINGS)

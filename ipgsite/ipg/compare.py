@@ -2,7 +2,7 @@
 
 The choice is remembered when the reader makes it with the compare form, on the redirect that folds the form's
 fields into the URL: a small answer of its own, never shared. The compare page itself sets no cookie, so a
-shared cache keeps one copy of it for every reader (README: "Served from the edge").
+shared cache keeps one copy of it for every reader (docs/deploying.md: "Served from the edge").
 """
 
 from django.conf import settings
