@@ -449,3 +449,12 @@ def test_any_release_round_trips(tmp_path, state):
     _metadata, rebuilt, _lines = parse_release(path)
     assert rebuilt == state
     assert dump_release(metadata, rebuilt) == text
+
+
+def test_deleterelease_refuses_a_release_whose_text_translations_follow(released):
+    # The English of example B changes after the release: its translations now follow the release's English.
+    write("2.3", "example-b", "en", "TEST example B edited after the release, made up for this test.")
+    with pytest.raises(CommandError) as refused:
+        call_command("deleterelease", FIRST.isoformat(), stdout=StringIO())
+    assert "section 2.3, paragraph example-b: the zh-hans, ja text follows it" in str(refused.value)
+    assert Release.objects.filter(date=FIRST).exists()
