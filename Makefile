@@ -1,4 +1,5 @@
-# Two commands set everything up on a fresh machine: `make serve` and `make test`.
+# Two commands set everything up on a fresh machine: `make serve` and `make test`. `make serve` installs only what
+# serving needs (no root, once Python 3.11 and gettext are there); `make test` adds the tests' own tools (test-deps).
 # Development runs with DEBUG=1: without it the settings are a deployment's, and refuse to start with no SECRET_KEY.
 PYTHON ?= python3.11
 VENV := .venv
@@ -8,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
+.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
 .PHONY: lint fmt test-fast screenshots docs
 
 $(VENV)/.installed: pyproject.toml
@@ -29,7 +30,11 @@ $(XLIFF_SCHEMA): | $(VENV)/.installed
 		$(VENV)/share/xliff-deb/root/usr/share/php/Symfony/Component/Translation/Resources/schemas/xml.xsd $(dir $@)
 	rm -rf $(VENV)/share/xliff-deb
 
-install: $(VENV)/.installed messages node_modules/.installed java $(XLIFF_SCHEMA)
+## What serving needs: the virtualenv (with the test and lint tools, which need no root) and the compiled interface.
+install: $(VENV)/.installed messages
+
+## What the tests add: axe-core and vnu-jar (npm), a Java runtime for vnu, the XLIFF schema (root may be needed).
+test-deps: install node_modules/.installed java $(XLIFF_SCHEMA)
 
 ## axe-core, which the accessibility tests inject into pages, and vnu-jar, the Nu HTML checker of
 ## tests/test_markup_valid.py (package.json; npm from Debian when missing).
@@ -52,13 +57,22 @@ fonts:
 	@fc-list 2>/dev/null | grep -qi "noto sans cjk" || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fontconfig fonts-noto-cjk >/dev/null)
 
-## Migrate the local SQLite database and load content/ into it.
-db: install fonts
+## Migrate the local SQLite database and load content/ into it, unless the database holds edits made since the last
+## load or export (in the admin): then it loads nothing and says so, and the edits stay (exportcontent writes them).
+## Without the CJK font (root installs it) the site is served all the same, without link preview pictures.
+db: install
+	@$(MAKE) --no-print-directory -s fonts 2>/dev/null || \
+		echo "make: fonts-noto-cjk is missing and could not be installed (as root: make fonts): no link preview pictures."
 	DEBUG=1 $(PY) manage.py migrate --noinput -v0
-	DEBUG=1 $(PY) manage.py loadcontent
+	DEBUG=1 $(PY) manage.py loadcontent --skip-if-edited
 
 serve: db
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+## An account for the admin (/admin/), asked for on the terminal (Django's createsuperuser).
+admin: install
+	DEBUG=1 $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 $(PY) manage.py createsuperuser
 
 ## Headless Chromium and CJK fonts for the browser tests, from Debian's packages.
 browser-deps: java
@@ -72,15 +86,15 @@ edge-deps:
 	@command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish >/dev/null)
 
-test: install browser-deps edge-deps
+test: test-deps browser-deps edge-deps
 	$(BIN)/pytest
 
 ## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.
-test-fast: install fonts
+test-fast: test-deps fonts
 	$(BIN)/pytest -m "not browser and not scaleout"
 
 ## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
-test-postgres: install browser-deps edge-deps
+test-postgres: test-deps browser-deps edge-deps
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.
@@ -153,4 +167,4 @@ fmt: install
 	$(BIN)/djhtml $(TEMPLATES)
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles artifacts node_modules
+	rm -rf $(VENV) db.sqlite3 staticfiles artifacts node_modules .cache

@@ -4,6 +4,7 @@ Everything that differs between a laptop and production comes from the
 environment: DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, CACHE_URL.
 """
 
+import hashlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -153,6 +154,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Local memory by default; several processes share Redis (django-redis): redis://127.0.0.1:6379/0?key_prefix=ipg
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+if DEBUG and "CACHE_URL" not in env:
+    # Development: files, one folder per database, so that `make serve` and a `loadcontent`, `publishrelease` or
+    # import run in another terminal share the content version and the pages: the next request sees what they did.
+    _database = "|".join(str(DATABASES["default"].get(name, "")) for name in ("ENGINE", "HOST", "PORT", "NAME"))
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(BASE_DIR / ".cache" / f"pages-{hashlib.sha256(_database.encode()).hexdigest()[:12]}"),
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    }
 
 # What search and translation memory ask of the database is answered by one class (ipgsite/search/backends.py),
 # named by its dotted path and loaded as Django loads cache and database backends. Auto follows the database:

@@ -17,3 +17,5 @@ finally:
         os.environ["DEBUG"] = _debug
 
 DEBUG = False
+# The tests' cache is the process's own memory (or CACHE_URL), not development's cache in files (`make serve`).
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}  # noqa: F405

@@ -587,3 +587,93 @@ def test_lines_inside_a_multiline_text_are_not_taken_for_keys(ipg, content):
     line = text.split("\n").index('part = "examples"', text.split("\n").index('key = "example-a"')) + 1
     with pytest.raises(CommandError, match=rf"2\.3\.toml:{line}: paragraph 'example-a': unknown part 'examples'"):
         call_command("loadcontent", str(content), stdout=StringIO())
+
+
+# A load never overwrites what someone edited in the database since the last load or export.
+
+EDITED_JA = "TEST 管理画面で保存した訳文(このテストのための作り事)。"
+
+
+def load(*args):
+    out = StringIO()
+    call_command("loadcontent", *args, stdout=out)
+    return out.getvalue()
+
+
+def admin_edit(number, key, column, text, username="editor"):
+    """Save one paragraph's text in the admin, as an editor does."""
+    from people import admin_form_data, client_for, editor
+
+    staff = client_for(editor(username))
+    url = f"/admin/ipg/paragraph/{Paragraph.objects.get(section__number=number, key=key).pk}/change/"
+    data = admin_form_data(staff.get(url))
+    data[column] = text
+    assert staff.post(url, data).status_code == 302
+    return staff
+
+
+def test_loadcontent_refuses_to_overwrite_an_admin_edit_naming_the_paragraph_and_its_editor(ipg):
+    admin_edit("2.3", "example-b", "text_ja", EDITED_JA, username="hanako")
+    with pytest.raises(CommandError) as refused:
+        load()
+    message = str(refused.value)
+    assert message.startswith("Nothing was loaded. The database holds edits made since the last load")
+    assert "  sections/2.3.toml\n    section 2.3, paragraph example-b [ja]: edited by hanako" in message
+    assert "exportcontent" in message and "--discard-edits" in message
+    assert Paragraph.objects.get(section__number="2.3", key="example-b").text_ja == EDITED_JA
+
+
+def test_discard_edits_loads_the_files_over_them_and_says_what_it_discarded(ipg):
+    admin_edit("2.3", "example-b", "text_ja", EDITED_JA, username="hanako")
+    out = load("--discard-edits")
+    assert "1 updated" in out
+    assert "Discarded (--discard-edits)" in out and "section 2.3, paragraph example-b [ja]: edited by hanako" in out
+    assert Paragraph.objects.get(section__number="2.3", key="example-b").text_ja != EDITED_JA
+    assert "Discarded" not in load()  # and the next load has nothing to refuse
+
+
+def test_skip_if_edited_loads_nothing_and_says_so_without_failing(ipg):
+    admin_edit("2.3", "example-b", "text_ja", EDITED_JA, username="hanako")
+    out, err = StringIO(), StringIO()
+    call_command("loadcontent", "--skip-if-edited", stdout=out, stderr=err)
+    assert out.getvalue() == ""
+    assert "section 2.3, paragraph example-b [ja]: edited by hanako" in err.getvalue()
+    assert f"Nothing was loaded from {settings.CONTENT_DIR}" in err.getvalue()
+    assert Paragraph.objects.get(section__number="2.3", key="example-b").text_ja == EDITED_JA
+
+
+def test_an_exported_edit_is_in_the_files_and_a_load_of_them_keeps_it(ipg, content):
+    admin_edit("2.3", "example-b", "text_ja", EDITED_JA)
+    call_command("exportcontent", str(content), stdout=StringIO())
+    assert EDITED_JA in (content / "sections" / "2.3.toml").read_text()
+    load(str(content))
+    assert Paragraph.objects.get(section__number="2.3", key="example-b").text_ja == EDITED_JA
+
+
+def test_edits_other_than_a_texts_are_named_too(ipg):
+    """A section's title saved in the admin (named by the admin's log), a term's name (by the history), and a change
+    made by other means (by its changed lines)."""
+    from edits import change
+    from ipgsite.editing import writing
+    from people import admin_form_data, client_for, editor
+
+    staff = client_for(editor("taro"))
+    url = f"/admin/ipg/section/{Section.objects.get(number='2.4').pk}/change/"
+    data = admin_form_data(staff.get(url))
+    data["title_ja"] = "TEST 題名(このテストのための作り事)"
+    assert staff.post(url, data).status_code == 302
+    term = Term.objects.get(key="mulligan")
+    writing.write_text(term, "ja", "TESTマリガン", by=editor("jiro"), base_revision=writing.LATEST)
+    change(Section.objects.get(number="3.1"), penalty="match-loss")
+
+    with pytest.raises(CommandError) as refused:
+        load()
+    message = str(refused.value)
+    assert (
+        "  sections/2.4.toml\n    section 2.4 Game Play Error — Mulligan Procedure Error: changed in the admin by taro"
+        in (message)
+    )
+    assert "  terms.toml\n    term mulligan [ja]: edited by jiro" in message
+    assert "  sections/3.1.toml\n    changed in the database, but not through a text" in message
+    assert '-penalty = "game-loss"\n      +penalty = "match-loss"' in message
+    assert Term.objects.get(key="mulligan").name_ja == "TESTマリガン"

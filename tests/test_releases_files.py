@@ -158,18 +158,111 @@ def test_the_whole_cycle_survives_export_and_load_byte_for_byte(released, conten
         assert (again / "releases" / name).read_bytes() == (content / "releases" / name).read_bytes()
 
 
-def test_loading_twice_changes_nothing_and_removes_releases_without_a_file(released, content):
-    assert load_releases(settings.CONTENT_DIR) == {"created": 0, "updated": 0, "deleted": 0}
+def test_loading_twice_changes_nothing_and_keeps_releases_without_a_file(released, content):
+    assert load_releases(settings.CONTENT_DIR) == {"created": 0, "updated": 0, "kept": []}
     publish(SECOND)
-    assert load_releases(settings.CONTENT_DIR)["deleted"] == 1
-    assert list(Release.objects.values_list("date", flat=True)) == [FIRST]
+    assert load_releases(settings.CONTENT_DIR) == {"created": 0, "updated": 0, "kept": [SECOND]}
+    assert list(Release.objects.values_list("date", flat=True)) == [SECOND, FIRST]
 
 
-def test_export_removes_the_file_of_a_deleted_release(released, content):
-    stale = content / "releases" / "2023-01-01.toml"
-    stale.write_text('date = "2023-01-01"\n')
-    assert export_releases(content) == 1
-    assert not stale.exists()
+def test_export_keeps_a_release_file_whose_release_the_database_does_not_hold(released, content):
+    kept = content / "releases" / "2023-01-01.toml"
+    kept.write_text('date = "2023-01-01"\n')
+    assert export_releases(content) == 0
+    assert kept.read_text() == 'date = "2023-01-01"\n'
+    out = StringIO()
+    call_command("exportcontent", str(content), stdout=out)
+    assert kept.exists()
+    assert "Kept 1 release files whose release the database does not hold: 2023-01-01.toml" in out.getvalue()
+
+
+# A published release is never lost to a load: only `deleterelease` deletes one (the reviewer's case: two releases
+# published with publishrelease, then loadcontent).
+
+THIRD, FOURTH = "2025-01-01", "2025-06-01"
+
+
+def publish_two_without_files(client):
+    call_command("publishrelease", THIRD, stdout=StringIO())
+    write("2.3", "example-b", "en", "TEST example B as the second new release has it, made up for this test.")
+    call_command("publishrelease", FOURTH, stdout=StringIO())
+    assert client.get(f"/en/changes/{FOURTH}/").status_code == 200
+
+
+def loadcontent(*args):
+    out = StringIO()
+    call_command("loadcontent", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_loadcontent_keeps_published_releases_that_have_no_file_and_says_so(released, client):
+    publish_two_without_files(client)
+    out = loadcontent("--discard-edits")  # the working text's edit after THIRD is not in content/: a test's own
+    assert f"Kept 2 published releases that have no file in {settings.CONTENT_DIR}/releases/: {FOURTH}, {THIRD}" in out
+    assert sorted(d.isoformat() for d in Release.objects.values_list("date", flat=True)) == [
+        "2024-09-23",
+        THIRD,
+        FOURTH,
+    ]
+    # Their pages are all still there: the changes pages, the section as each froze it, the API.
+    changes = client.get("/en/changes/").content.decode()
+    assert f"/en/changes/{THIRD}/" in changes and f"/en/changes/{FOURTH}/" in changes
+    fourth = client.get(f"/en/changes/{FOURTH}/")
+    assert fourth.status_code == 200 and "example-b" in fourth.content.decode()
+    page = client.get(f"/en/ipg/2.3/?release={FOURTH}")
+    assert page.status_code == 200 and "as the second new release has it" in page.content.decode()
+    assert "as the second new release has it" not in client.get("/en/ipg/2.3/").content.decode()
+    api = client.get(f"/api/ipg/2.3/?release={FOURTH}").json()
+    assert api["release"] == FOURTH
+    assert [r["date"] for r in client.get("/api/releases/").json()["releases"]] == [FOURTH, THIRD, "2024-09-23"]
+
+
+def test_deleterelease_refuses_a_release_the_next_ones_changes_page_names_unless_forced(released, client, content):
+    publish_two_without_files(client)
+    with pytest.raises(CommandError) as refused:
+        call_command("deleterelease", THIRD, str(content), stdout=StringIO())
+    assert f"the changes page of release {FOURTH}, which lists what changed since {THIRD}" in str(refused.value)
+    assert "--force" in str(refused.value)
+    assert Release.objects.filter(date=THIRD).exists()
+
+    out = StringIO()
+    call_command("deleterelease", THIRD, str(content), "--force", stdout=out)
+    assert f"Deleted release {THIRD}: from the database; it had no file." in out.getvalue()
+    assert not Release.objects.filter(date=THIRD).exists()
+    # The next release's changes are now since the release before the deleted one.
+    page = client.get(f"/en/changes/{FOURTH}/").content.decode()
+    assert "Since the release of 2024-09-23" in page and "example-b" in page
+    assert client.get(f"/en/ipg/2.3/?release={THIRD}").status_code == 404
+
+
+def test_deleterelease_deletes_the_newest_release_and_its_file(
+    released, client, content, django_capture_on_commit_callbacks
+):
+    publish_two_without_files(client)
+    call_command("exportcontent", str(content), stdout=StringIO())
+    assert (content / "releases" / f"{FOURTH}.toml").exists()
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=True):  # the file goes once the deletion is committed
+        call_command("deleterelease", FOURTH, str(content), stdout=out)
+    assert f"Deleted release {FOURTH}: from the database, and its file" in out.getvalue()
+    assert not (content / "releases" / f"{FOURTH}.toml").exists()
+    assert (content / "releases" / f"{THIRD}.toml").exists()
+    assert list(Release.objects.values_list("date", flat=True)) == [datetime.date(2025, 1, 1), FIRST]
+    # A load of those files does not bring it back, and keeps the rest.
+    assert "Kept" not in loadcontent(str(content))
+    assert not Release.objects.filter(date=FOURTH).exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["2025-13-01"], "not a date written as YYYY-MM-DD"),
+        (["2023-03-03"], "There is no release of 2023-03-03"),
+    ],
+)
+def test_deleterelease_says_what_is_wrong_with_its_date(released, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("deleterelease", *args, stdout=StringIO())
 
 
 def write_release(content, name, text):
@@ -356,3 +449,12 @@ def test_any_release_round_trips(tmp_path, state):
     _metadata, rebuilt, _lines = parse_release(path)
     assert rebuilt == state
     assert dump_release(metadata, rebuilt) == text
+
+
+def test_deleterelease_refuses_a_release_whose_text_translations_follow(released):
+    # The English of example B changes after the release: its translations now follow the release's English.
+    write("2.3", "example-b", "en", "TEST example B edited after the release, made up for this test.")
+    with pytest.raises(CommandError) as refused:
+        call_command("deleterelease", FIRST.isoformat(), stdout=StringIO())
+    assert "section 2.3, paragraph example-b: the zh-hans, ja text follows it" in str(refused.value)
+    assert Release.objects.filter(date=FIRST).exists()

@@ -110,3 +110,70 @@ def test_the_section_page_names_the_release_that_changed_it_and_marks_its_paragr
         assert page.by_id("example-b").find("a").attrs["href"] == "#example-b"
     # 2.4 did not change in the new release: it still names the first
     assert f"As in the IPG of {FIRST}" in parse(html(client, "/en/ipg/2.4/")).find("p", class_="release-line").text()
+
+
+# A `?release=` address answers from the release alone, whatever the working text did to the section since.
+
+HIDDEN_CARD = "Game Play Error — Hidden Card Error"
+MULLIGAN = "Game Play Error — Mulligan Procedure Error"
+
+
+@pytest.fixture
+def moved_on(ipg):
+    """The working text after the release: 2.3 renumbered 2.8, 2.5 renumbered 2.3 in its place, 2.4 removed."""
+    from edits import change, delete
+    from ipgsite.ipg.models import Section
+
+    change(Section.objects.get(number="2.3"), number="2.8")
+    change(Section.objects.get(number="2.5"), number="2.3")
+    delete(Section.objects.get(number="2.4"))
+    assert not Section.objects.filter(number="2.4").exists()
+    return ipg
+
+
+def test_a_renumbered_section_answers_under_the_releases_number(client, moved_on):
+    assert HIDDEN_CARD not in parse(html(client, "/en/ipg/2.3/")).find("h1").text()  # 2.3 is another section now
+    page = parse(html(client, f"/en/ipg/2.3/?release={FIRST}"))
+    assert page.find("h1").text() == f"2.3 {HIDDEN_CARD}"
+    assert "scries two cards" in page.by_id("example-b").text()
+    # Its neighbours are the release's, and keep to the release.
+    links = {a.attrs["rel"]: a.attrs["href"] for a in page.find_all("a", class_="section-link") if "rel" in a.attrs}
+    assert links == {"prev": f"/en/ipg/2.2/?release={FIRST}", "next": f"/en/ipg/2.4/?release={FIRST}"}
+    # What mentions the working text's 2.3 is not this section's.
+    assert page.find("section", class_="mentioned-in") is None
+
+
+def test_a_removed_section_answers_under_the_releases_number(client, moved_on):
+    assert client.get("/en/ipg/2.4/").status_code == 404
+    page = html(client, f"/en/ipg/2.4/?release={FIRST}")
+    tree = parse(page)
+    assert tree.find("h1").text() == f"2.4 {MULLIGAN}"
+    assert "mulligan" in tree.find("article").text().lower()
+    # There is no current text to send the reader to: the page's own address is its canonical one.
+    assert "Read the current text" not in page
+    assert f'<link rel="canonical" href="http://testserver/en/ipg/2.4/?release={FIRST}">' in page
+    ja = html(client, f"/ja/ipg/2.4/?release={FIRST}")
+    assert "マリガン手順の誤り" in ja
+
+
+def test_the_api_answers_renumbered_and_removed_sections_under_the_releases_number(client, moved_on):
+    renumbered = client.get(f"/api/ipg/2.3/?release={FIRST}")
+    assert renumbered.status_code == 200
+    data = renumbered.json()
+    assert (data["number"], data["title"]["en"], data["release"], data["chapter"]) == ("2.3", HIDDEN_CARD, FIRST, "2")
+    assert data["url"] == f"http://testserver/api/ipg/2.3/?release={FIRST}"
+    assert "scries two cards" in next(p for p in data["paragraphs"] if p["key"] == "example-b")["text"]["en"]
+    removed = client.get(f"/api/ipg/2.4/?release={FIRST}").json()
+    assert removed["title"]["en"] == MULLIGAN and removed["penalty"] == "warning" and removed["paragraphs"]
+    paragraph = client.get(f"/api/ipg/2.4/definition-1/?release={FIRST}")
+    assert paragraph.status_code == 200 and paragraph.json()["release"] == FIRST
+    assert client.get("/api/ipg/2.4/").status_code == 404
+    assert client.get(f"/api/ipg/2.8/?release={FIRST}").status_code == 404  # the release had no 2.8
+
+
+def test_a_paragraphs_page_and_its_card_answer_under_the_releases_number(client, moved_on):
+    page = html(client, f"/en/ipg/2.3/example-b/?release={FIRST}")
+    assert HIDDEN_CARD in page and "scries two cards" in page
+    assert client.get(f"/en/ipg/2.4/definition-1/?release={FIRST}").status_code == 200
+    card = client.get("/oembed/", {"url": f"http://testserver/en/ipg/2.4/definition-1/?release={FIRST}"})
+    assert card.status_code == 200 and MULLIGAN in card.json()["title"]

@@ -32,22 +32,24 @@ def _translations_of(texts):
     return {code: texts.get(code) or None for code in languages.CODES}
 
 
-def _page_urls(request, section):
+def _page_urls(request, section, query=""):
     urls = {}
     for code in languages.CODES:
         with translation.override(code):
-            urls[code] = request.build_absolute_uri(section.get_absolute_url())
+            urls[code] = request.build_absolute_uri(section.get_absolute_url() + query)
     return urls
 
 
-def _section_summary(request, section, has_text):
+def _section_summary(request, section, has_text, release=None):
+    """A section's number, title, penalty and addresses (those of a release's text, for `release`)."""
+    query = f"?release={release}" if release else ""
     return {
         "number": section.number,
         "title": _translations(section, "title"),
         "penalty": section.penalty or None,
         "has_text": has_text,
-        "url": request.build_absolute_uri(reverse("api:section", args=[section.number])),
-        "pages": _page_urls(request, section),
+        "url": request.build_absolute_uri(reverse("api:section", args=[section.number]) + query),
+        "pages": _page_urls(request, section, query),
     }
 
 
@@ -70,17 +72,20 @@ def outline(request):
 
 @require_safe
 def section(request, number):
-    section = Section.objects.select_related("chapter").filter(number=number).first()
-    if section is None:
-        return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
     version = None
     if "release" in request.GET:
+        # Found in the release alone: a section renumbered or removed since answers under the number it had.
         try:
-            version = versions.version_of(section, request.GET["release"])
+            version = versions.version_of(number, request.GET["release"])
         except Http404:
             return _no_release()
+        section = version.section
+    else:
+        section = Section.objects.select_related("chapter").filter(number=number).first()
+        if section is None:
+            return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
     paragraphs = version.paragraphs if version else list(section.paragraphs.order_by("order").prefetch_related("notes"))
-    data = _section_summary(request, section, bool(paragraphs))
+    data = _section_summary(request, section, bool(paragraphs), version.name if version else None)
     data["chapter"] = section.chapter.number
     if version:
         data.update(release=version.name, title=_translations_of(version.title), penalty=version.penalty or None)
@@ -126,18 +131,19 @@ def _lags(lags, obj, codes):
 def paragraph(request, number, key):
     """One paragraph: its text in every language (`null` where missing), as stored and as pages show it, its notes,
     and which translations follow an older original (`lags`; `null` for a release, which keeps no statuses)."""
-    section = Section.objects.select_related("chapter").filter(number=number).first()
-    if section is None:
-        return _no_section(number)
     version = None
     if "release" in request.GET:
         try:
-            version = versions.version_of(section, request.GET["release"])
+            version = versions.version_of(number, request.GET["release"])
         except Http404:
             return _no_release()
-        found = citing.frozen_paragraph(version, section, key)
+        section = version.section
+        found = citing.frozen_paragraph(version, key)
         stored = version.paragraphs
     else:
+        section = Section.objects.select_related("chapter").filter(number=number).first()
+        if section is None:
+            return _no_section(number)
         found, current = paragraph_at(section, key)
         if found is not None and not current:  # a key it had before a rename: its address is kept
             url = reverse("api:paragraph", kwargs={"number": number, "key": found.key})

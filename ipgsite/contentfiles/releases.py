@@ -33,7 +33,8 @@ compressed):
 
 Loading makes the database hold the releases of the files, but never changes what it already froze for a date:
 a file that disagrees with it is refused, naming the first paragraph that differs, unless that release is
-named to be replaced (`loadcontent --replace-release DATE`).
+named to be replaced (`loadcontent --replace-release DATE`). Nor does it delete a release the files do not have (one
+published since the last export): it is kept, and reported. Only `deleterelease DATE` deletes one.
 """
 
 import re
@@ -129,8 +130,8 @@ def release_texts():
 
 
 def export_releases(content_dir):
-    """Write every release to content_dir/releases/ (removing files of releases that no longer exist);
-    the number of files changed."""
+    """Write every release to content_dir/releases/; the number of files changed. A file whose release the
+    database does not hold is left alone (`files_without_release` names them; `deleterelease` deletes one)."""
     directory = Path(content_dir) / "releases"
     texts = release_texts()
     if not texts and not directory.exists():
@@ -142,11 +143,22 @@ def export_releases(content_dir):
         if not path.exists() or path.read_bytes() != data:
             path.write_bytes(data)
             changed += 1
-    for stale in directory.glob("*.toml"):
-        if stale.name not in texts:
-            stale.unlink()
-            changed += 1
     return changed
+
+
+def files_without_release(content_dir):
+    """The release files in content_dir/releases/ whose release the database does not hold, by name."""
+    held = {f"{date.isoformat()}.toml" for date in Release.objects.values_list("date", flat=True)}
+    return sorted(path.name for path in (Path(content_dir) / "releases").glob("*.toml") if path.name not in held)
+
+
+def releases_without_file(releases):
+    """[(metadata, state)] of the database's releases that `releases` (read from files) do not have, newest first."""
+    dates = [metadata["date"] for metadata, _state in releases]
+    return [
+        ({**_metadata(release), "date": release.date}, state_of(release))
+        for release in Release.objects.exclude(date__in=dates).newest_first().prefetch_related("sections")
+    ]
 
 
 # Reading
@@ -349,24 +361,25 @@ def check_agrees(path, release, state, lines):
 def load_releases(content_dir, replace=()):
     """Make the database hold the releases in content_dir/releases/, a file with an error changing nothing. A file
     that disagrees with what the database froze for its date is refused, unless its date is in `replace`; the
-    database's releases with no file are deleted. Each release's changes are recorded again where needed."""
+    database's releases with no file are kept (`kept`: their dates, newest first). Each release's changes are
+    recorded again where needed."""
     releases = _read(content_dir)
     for path, release, state, lines in releases:
         if release["date"] not in replace:
             check_agrees(path, release, state, lines)
-    stats = {"created": 0, "updated": 0, "deleted": 0}
+    stats = {"created": 0, "updated": 0}
     with writing.batch(CONTENT_FILES) as batch:
         _load(releases, stats)
         batch.releases_changed = True
+    stats["kept"] = list(
+        Release.objects.exclude(date__in=[r["date"] for _p, r, _s, _l in releases])
+        .newest_first()
+        .values_list("date", flat=True)
+    )
     return stats
 
 
 def _load(releases, stats):
-    stats["deleted"] = (
-        Release.objects.exclude(date__in=[r["date"] for _p, r, _s, _l in releases])
-        .delete()[1]
-        .get("releases.Release", 0)
-    )
     for _path, metadata, state, _lines in releases:
         release = Release.objects.filter(date=metadata["date"]).first()
         created = release is None

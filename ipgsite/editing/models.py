@@ -307,3 +307,35 @@ class Change(models.Model):
     @property
     def who(self):
         return self.user.get_username() if self.user else _("content files")
+
+
+class CheckpointQuerySet(models.QuerySet):
+    def last_one(self):
+        return self.order_by("-at", "-pk").first()
+
+
+class Checkpoint(models.Model):
+    """The last time the content was what its files say: a load of content files, or an export to them.
+
+    `files` is the content as the files would hold it then ({name: text}); `last_change` the newest change in the
+    history then. An edit made since makes the content differ from `files` (`editing.since`). Only the last is kept.
+    """
+
+    class Action(models.TextChoices):
+        LOAD = "load", _("loaded")
+        EXPORT = "export", _("exported")
+
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    directory = models.CharField(_("directory"), max_length=500)
+    files = models.JSONField(_("files"), default=dict)
+    last_change = models.PositiveBigIntegerField(_("last change"), default=0)
+
+    objects = CheckpointQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("load or export")
+        verbose_name_plural = _("loads and exports")
+
+    def __str__(self):
+        return f"{self.action} {self.directory} at {self.at:%Y-%m-%d %H:%M}"

@@ -64,18 +64,19 @@ def _target(request, url):
         key = parts.fragment
     else:
         raise NotAParagraph
-    section = Section.objects.filter(number=match.kwargs["number"]).select_related("chapter").first()
-    if section is None:
-        raise NotAParagraph
     release = parse_qs(parts.query).get("release")
     version = None
     if release:
         try:
-            version = versions.version_of(section, release[0])
+            version = versions.version_of(match.kwargs["number"], release[0])
         except Http404:
             raise NotAParagraph from None
-        paragraph = citing.frozen_paragraph(version, section, key)
+        section = version.section
+        paragraph = citing.frozen_paragraph(version, key)
     else:
+        section = Section.objects.filter(number=match.kwargs["number"]).select_related("chapter").first()
+        if section is None:
+            raise NotAParagraph
         paragraph = paragraph_at(section, key)[0]
     if paragraph is None:
         raise NotAParagraph

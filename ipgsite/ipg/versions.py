@@ -1,5 +1,9 @@
 """Earlier versions of a section's text, for a section page's `?release=`: a feature app registers how they
-are found (the releases app does, in its `ready()`), so that the core imports none."""
+are found (the releases app does, in its `ready()`), so that the core imports none.
+
+A version is found by the section's number in it, never through the working text: a section renumbered or removed
+since still answers under the number it had.
+"""
 
 from dataclasses import dataclass, field
 
@@ -16,6 +20,11 @@ class Version:
     penalty: str
     paragraphs: list  # objects read like `Paragraph`: key, part, bullet, text_<code>, notes.all()
     links: dict = field(default_factory=dict)  # {"changes": url of what changed since}
+    # The section as the version holds it, read like `Section` (number, title_in, penalty, get_absolute_url) with no
+    # row behind it (`pk` None); and the sections before and after it in that version, or None.
+    section: object = None
+    previous: object = None
+    next: object = None
 
     @property
     def kept_parameters(self):
@@ -27,12 +36,12 @@ _finders = []
 
 
 def register(finder):
-    """`finder(section, value)` returns the section's `Version` named by `value`, or raises Http404."""
+    """`finder(number, value)` returns the `Version` of section `number` named by `value`, or raises Http404."""
     _finders.append(finder)
 
 
-def version_of(section, value):
-    """The section as the version named by `value` (a `?release=` value) froze it; Http404 if none."""
+def version_of(number, value):
+    """Section `number` as the version named by `value` (a `?release=` value) froze it; Http404 if none."""
     for finder in _finders:
-        return finder(section, value)
+        return finder(number, value)
     raise Http404(_("This site keeps no earlier versions."))

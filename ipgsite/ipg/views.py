@@ -1,4 +1,4 @@
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.http import Http404, HttpResponseRedirect
@@ -32,7 +32,13 @@ def outline(request):
 
 @require_safe
 def section(request, number):
-    section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
+    # `?release=`: the section as that release froze it, found in the release alone (whatever the working text did to
+    # its number since), between the sections that release has before and after it.
+    version = versions.version_of(number, request.GET["release"]) if "release" in request.GET else None
+    if version:
+        section = version.section
+    else:
+        section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
     page_lang = get_language()
 
     chosen, redirect = compare.chosen(request)
@@ -43,21 +49,34 @@ def section(request, number):
         return redirect
     codes = chosen or [page_lang]
 
-    version = versions.version_of(section, request.GET["release"]) if "release" in request.GET else None
     comparing = len(codes) > 1
     parts = read_section(section, codes, fallback=not comparing, paragraphs=version.paragraphs if version else None)
     has = languages_of(parts)
     missing = [code for code in codes if code not in has]
-    neighbours = list(Section.objects.in_reading_order())
-    index = next(i for i, s in enumerate(neighbours) if s.pk == section.pk)
+    langs = [("langs", compare.serialize(codes))] if chosen else []
     query = f"?langs={compare.serialize(codes)}" if chosen else ""
+    if version:
+        previous, following = version.previous, version.next
+        query = "?" + urlencode([*langs, *version.kept_parameters], safe=",")
+        # The working text's page of the same number, if it has one: "Read the current text".
+        current = Section.objects.filter(number=number).exists()
+    else:
+        neighbours = list(Section.objects.in_reading_order())
+        index = next(i for i, s in enumerate(neighbours) if s.pk == section.pk)
+        previous = neighbours[index - 1] if index > 0 else None
+        following = neighbours[index + 1] if index + 1 < len(neighbours) else None
+        current = True
+    # A section the working text no longer has is at home at its release's address only.
+    at_home = "" if current else f"?release={version.name}"
     title = (version.title.get(page_lang) if version else section.title_in(page_lang)) or ""
     context = {
         "section": section,
         "title": title or (version.title.get("en") if version else section.title_en),
         "penalty": version.penalty if version else section.penalty,
         "version": version,
-        "current_url": _section_url(section, page_lang) + query,
+        "current_url": _section_url(section, page_lang) + (f"?{urlencode(langs, safe=',')}" if langs else "")
+        if current
+        else None,
         "title_lang": languages.html_lang(page_lang if title else "en"),
         "parts": parts,
         "codes": codes,
@@ -68,16 +87,21 @@ def section(request, number):
         "label_missing": comparing or page_lang not in missing,
         "has_text": bool(has),
         "missing_languages": missing,
-        "read_in": [(code, languages.name(code), _section_url(section, code)) for code in has],
+        "read_in": [
+            (code, languages.name(code), _section_url(section, code) + (f"?release={version.name}" if version else ""))
+            for code in has
+        ],
         "slots": codes + [""] * (len(languages.CODES) - len(codes)),
         "all_languages": settings.LANGUAGES,
         "query": query,
-        "previous": neighbours[index - 1] if index > 0 else None,
-        "next": neighbours[index + 1] if index + 1 < len(neighbours) else None,
+        "previous": previous,
+        "next": following,
         "notes_count": sum(len(row.notes) for part in parts for row in part.rows),
         "description": _description(section, parts, page_lang),
-        "canonical_url": request.build_absolute_uri(_section_url(section, page_lang)),
-        "alternates": [(code, request.build_absolute_uri(_section_url(section, code))) for code in languages.CODES],
+        "canonical_url": request.build_absolute_uri(_section_url(section, page_lang) + at_home),
+        "alternates": [
+            (code, request.build_absolute_uri(_section_url(section, code) + at_home)) for code in languages.CODES
+        ],
         "og_locale": languages.OPEN_GRAPH_LOCALES[page_lang],
         "reading_page": {},
         **layers.section_context(section, version),

@@ -1,10 +1,14 @@
 """A section as a release froze it, read by the section page (`?release=<date>`) like the stored section."""
 
+from functools import cached_property
+from types import SimpleNamespace
+
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
+from ipgsite.ipg.models import Section
 from ipgsite.ipg.versions import Version
 
 from .models import Release, parse_date
@@ -63,18 +67,63 @@ def release_named(value):
     return release
 
 
-def as_released(section, value):
-    """`ipg.versions` finder: the section as the release of date `value` froze it."""
+class ReleasedSection:
+    """A section as a release froze it, read by the pages like `Section`: its number, order, title in each language
+    and penalty, as the release holds them, and no row behind it (`pk` None), so that nothing the working text has
+    done since (a renumbering, a removal, a new section under its number) changes what it says."""
+
+    pk = None
+
+    def __init__(self, number, order, title, penalty):
+        self.number, self.order, self.penalty = number, order, penalty
+        for code in languages.CODES:
+            setattr(self, languages.column("title", code), title.get(code) or None)
+
+    def __str__(self):
+        return f"{self.number} {self.title_en}"
+
+    def title_in(self, code):
+        return languages.translated(self, "title", code)
+
+    def get_absolute_url(self):
+        """The address of the section's number: what it holds now, without the release's query."""
+        return reverse("ipg:section", kwargs={"number": self.number})
+
+    @cached_property
+    def chapter(self):
+        """The chapter its number says ("2" for 2.3); an appendix's is the one the working text files appendices in."""
+        number = self.number.partition(".")[0] if "." in self.number else None
+        if number is None:
+            held = Section.objects.filter(number__regex=r"^[A-Z]$").select_related("chapter")
+            found = next((s for s in held if s.number == self.number), None) or next(iter(held), None)
+            number = found.chapter.number if found else ""
+        return SimpleNamespace(number=number)
+
+
+def _released(frozen):
+    content = frozen.content
+    return ReleasedSection(frozen.number, frozen.order, content["title"], content["penalty"])
+
+
+def as_released(number, value):
+    """`ipg.versions` finder: section `number` as the release of date `value` froze it, found in the release alone,
+    with the sections before and after it in that release."""
     release = release_named(value)
-    content = section_as_of(release, section.number)
+    content = section_as_of(release, number)
     if content is None:
         raise Http404(_("This section was not in the release of %(date)s.") % {"date": release.date.isoformat()})
+    frozen = release.sections.only("number", "order", "content")
+    previous = frozen.filter(order__lt=content["order"]).order_by("-order").first()
+    following = frozen.filter(order__gt=content["order"]).order_by("order").first()
     return Version(
         name=release.date.isoformat(),
         title=content["title"],
         penalty=content["penalty"],
         paragraphs=frozen_paragraphs(content),
         links={"changes": reverse("releases:release", args=[release.date.isoformat()])},
+        section=ReleasedSection(number, content["order"], content["title"], content["penalty"]),
+        previous=_released(previous) if previous else None,
+        next=_released(following) if following else None,
     )
 
 

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Part, paragraph_at
+from ipgsite.ipg.models import Part, Section, paragraph_at
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import section_as_of
 
@@ -84,12 +84,16 @@ def release_quoted(section, paragraph, code):
     return release.date.isoformat()
 
 
-def frozen_paragraph(version, section, key):
+def frozen_paragraph(version, key):
     """The paragraph `key` as `version` (`ipg.versions.Version`) froze it: under that key, or under the key or a
-    former key of the paragraph that has or had it now. None if the version has no such paragraph."""
+    former key of the paragraph of the working text's section of the same number that has or had it now. None if
+    the version has no such paragraph."""
     held = {p.key: p for p in version.paragraphs}
     if key in held:
         return held[key]
+    section = Section.objects.filter(number=version.section.number).first()
+    if section is None:
+        return None
     paragraph, _current = paragraph_at(section, key)
     if paragraph is None:
         return None

@@ -56,9 +56,10 @@ def paragraph(request, number, key):
     `?langs=` shows the section in those languages, as on its own page; the preview stays in the page's.
     `?release=` shows the section as that release froze it, at this paragraph, marked as such."""
     if "release" in request.GET:
-        section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
-        version = versions.version_of(section, request.GET["release"])
-        paragraph = citing.frozen_paragraph(version, section, key)
+        # Found in the release alone: a section renumbered or removed since answers under the number it had.
+        version = versions.version_of(number, request.GET["release"])
+        section = version.section
+        paragraph = citing.frozen_paragraph(version, key)
         if paragraph is None:
             raise Http404(gettext("This paragraph was not in that release."))
     else:
@@ -115,7 +116,9 @@ def paragraph(request, number, key):
         "current_url": share_path + (f"?langs={compare.serialize(codes)}" if chosen else ""),
         "comparing": comparing,
         "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
-        "canonical_url": request.build_absolute_uri(f"{_section_url(section, code)}#{paragraph.key}"),
+        "canonical_url": request.build_absolute_uri(
+            f"{_section_url(section, code)}{_at_home(version, section)}#{paragraph.key}"
+        ),
         "share_url": request.build_absolute_uri(share_path + (f"?release={version.name}" if version else "")),
         "image_url": image_url,
         "alternates": [
@@ -130,6 +133,14 @@ def paragraph(request, number, key):
         "reading_page": {},  # what the text layers read once per page (ipgsite.ipg.layers)
     }
     return render(request, "study/paragraph.html", context)
+
+
+def _at_home(version, section):
+    """The query of a section's own address: a release's section that the working text no longer has is at home at
+    its release's address only."""
+    if version is None or Section.objects.filter(number=section.number).exists():
+        return ""
+    return f"?release={version.name}"
 
 
 def _release(version):

@@ -2,18 +2,18 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
-from ipgsite.ipg.documents import documents_from_database
-
-from ... import finder as finder_files
-from ... import terms as term_files
-from ...releases import export_releases
-from ...sections import dump_chapters, dump_section
-from ...statuses import statuses_into_documents
+from ...edits import record
+from ...exporting import working_files, write_files
+from ...releases import export_releases, files_without_release
 
 
 class Command(BaseCommand):
-    help = "Write the database's IPG content (including admin edits) back to content files, ready to commit."
+    help = (
+        "Write the database's IPG content (including admin edits) back to content files, ready to commit. A release "
+        "file whose release the database does not hold is kept (deleterelease deletes one)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -22,39 +22,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, directory=None, **options):
         directory = Path(directory or settings.CONTENT_DIR)
-        chapters, sections = documents_from_database()
-        statuses_into_documents(sections)
-        if not sections:
-            raise CommandError("The database holds no sections; nothing was written. Run loadcontent first.")
-        (directory / "sections").mkdir(parents=True, exist_ok=True)
-        changed = _write(directory / "chapters.toml", dump_chapters(chapters))
-        wanted = set()
-        for doc in sections:
-            path = directory / "sections" / f"{doc.number}.toml"
-            wanted.add(path)
-            changed += _write(path, dump_section(doc))
-        for stale in set((directory / "sections").glob("*.toml")) - wanted:
-            stale.unlink()
-            changed += 1
-        changed += export_releases(directory)
-        terms = term_files.documents_from_database()
-        if terms:
-            changed += _write(directory / term_files.FILENAME, term_files.dump_terms(terms))
-        elif (directory / term_files.FILENAME).exists():
-            (directory / term_files.FILENAME).unlink()
-            changed += 1
-        graph = finder_files.documents_from_database()
-        if graph:
-            changed += _write(directory / finder_files.FILENAME, finder_files.dump_finder(graph))
-        elif (directory / finder_files.FILENAME).exists():
-            (directory / finder_files.FILENAME).unlink()
-            changed += 1
-        self.stdout.write(f"Exported {len(sections)} sections to {directory}: {changed} files changed.")
-
-
-def _write(path, text):
-    data = text.encode("utf-8")
-    if path.exists() and path.read_bytes() == data:
-        return 0
-    path.write_bytes(data)
-    return 1
+        with transaction.atomic():
+            files = working_files()
+            if not files:
+                raise CommandError("The database holds no sections; nothing was written. Run loadcontent first.")
+            changed = write_files(directory, files)
+            changed += export_releases(directory)
+            # The files now hold the database's edits: a load may follow.
+            record("export", directory, files)
+        sections = sum(1 for name in files if name.startswith("sections/"))
+        self.stdout.write(f"Exported {sections} sections to {directory}: {changed} files changed.")
+        unheld = files_without_release(directory)
+        if unheld:
+            self.stdout.write(
+                f"Kept {len(unheld)} release files whose release the database does not hold: {', '.join(unheld)}. "
+                "loadcontent loads them; deleterelease DATE deletes one."
+            )
