@@ -252,6 +252,7 @@ PAGE_CACHE_VIEWS = {
     "api:outline": [],
     "api:section": ["release"],
     "api:paragraph": ["release"],
+    "api:paragraph-history": [],
     "api:linker": [],
     "api:openapi": [],
     "embedding:linker": [],
@@ -265,6 +266,7 @@ PAGE_CACHE_VIEWS = {
     "finder:step": ["langs"],
     "releases:changes": [],
     "releases:release": ["langs"],
+    "history:paragraph": ["langs"],
     # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
     "study:list": ["p", "langs"],
     "releases:feed": [],
@@ -308,6 +310,7 @@ EDGE_ANY_LANGUAGE = {
     "api:outline": None,
     "api:section": None,
     "api:paragraph": None,
+    "api:paragraph-history": None,
     "api:linker": None,
     "api:openapi": None,
     "embedding:linker": None,

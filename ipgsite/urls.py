@@ -38,6 +38,7 @@ urlpatterns += i18n_patterns(
     path("changes/", include("ipgsite.releases.urls")),
     path("glossary/", include("ipgsite.terms.urls")),
     path("finder/", include("ipgsite.finder.urls")),
+    path("", include("ipgsite.releases.history_urls")),
     path("", include("ipgsite.study.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("ipg/", views.outline, name="outline"),
     path("ipg/<section:number>/", views.section, name="section"),
     path("ipg/<section:number>/<slug:key>/", views.paragraph, name="paragraph"),
+    path("ipg/<section:number>/<slug:key>/history/", views.paragraph_history, name="paragraph-history"),
     # Anything else is a name: "hce", "Hidden Card Error", "非公开牌张失误".
     path("ipg/<str:name>/", views.section_named, name="section-named"),
     path("ipg/<str:name>/<slug:key>/", views.paragraph_named, name="paragraph-named"),

@@ -15,7 +15,9 @@ from ipgsite.ipg import languages, versions
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
+from ipgsite.releases import history
 from ipgsite.releases.lags import lags_in
+from ipgsite.releases.views import paragraph_or_redirect
 from ipgsite.search.finding import SectionNames
 from ipgsite.study import citing
 
@@ -285,3 +287,69 @@ def linker_data(request):
 @require_safe
 def openapi_document(request):
     return JsonResponse(openapi.document(), json_dumps_params=JSON)
+
+
+def _cells_data(cells):
+    """{code: {"unchanged", "diff"}} of a text's stored cells: the diff as HTML (escaped, <del> and <ins>)."""
+    return {code: {"unchanged": c["unchanged"], "diff": c["html"] or None} for code, c in cells.items()}
+
+
+def _following_data(following):
+    return {"state": following.state, "release": following.release or None}
+
+
+@require_safe
+def paragraph_history(request, number, key):
+    """A paragraph across the releases in effect, newest first: each release in which it or its notes changed, the
+    key it had then, its diffs in every language, and what each translation followed then."""
+    try:
+        section, paragraph, redirect = paragraph_or_redirect(request, number, key, "api:paragraph-history")
+    except Http404:
+        return JsonResponse({"error": f"Section {number} has no paragraph {key!r}."}, status=404)
+    if redirect:
+        return redirect
+    entries = []
+    for entry in history.history_of(paragraph):
+        with translation.override("en"):
+            changes_url = request.build_absolute_uri(entry.release.get_absolute_url())
+        entries.append(
+            {
+                "release": entry.release.date.isoformat(),
+                "previous": entry.previous.date.isoformat() if entry.previous else None,
+                "status": entry.status,
+                "key": entry.key,
+                "renamed_from": entry.renamed_from or None,
+                "part": entry.part,
+                "part_change": list(entry.part_change) if entry.part_change else None,
+                "bullet_change": list(entry.bullet_change) if entry.bullet_change else None,
+                "moved": entry.moved,
+                "text": _cells_data(entry.cells) if entry.cells else None,
+                "notes": [
+                    {
+                        "place": note.place,
+                        "status": note.status,
+                        "language": note.language,
+                        "source": note.source,
+                        "body": _cells_data(note.cells),
+                    }
+                    for note in entry.notes
+                ],
+                "following": {code: _following_data(f) for code, f in entry.following.items()},
+                "changes": changes_url,
+            }
+        )
+    pages = {}
+    for code in languages.CODES:
+        with translation.override(code):
+            pages[code] = request.build_absolute_uri(
+                reverse("history:paragraph", kwargs={"number": section.number, "key": paragraph.key})
+            )
+    data = {
+        "section": section.number,
+        "key": paragraph.key,
+        "former_keys": list(paragraph.former_keys.values_list("key", flat=True)),
+        "url": request.build_absolute_uri(reverse("api:paragraph", kwargs={"number": number, "key": paragraph.key})),
+        "pages": pages,
+        "history": entries,
+    }
+    return JsonResponse(data, json_dumps_params=JSON)
