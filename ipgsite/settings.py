@@ -253,6 +253,7 @@ PAGE_CACHE_VIEWS = {
     "api:section": ["release"],
     "api:paragraph": ["release"],
     "api:paragraph-history": [],
+    "api:changes": ["from", "to"],
     "api:linker": [],
     "api:openapi": [],
     "embedding:linker": [],
@@ -264,7 +265,7 @@ PAGE_CACHE_VIEWS = {
     "offline:pages": ["lang", "langs"],
     "finder:start": ["langs"],
     "finder:step": ["langs"],
-    "releases:changes": [],
+    "releases:changes": ["from", "to", "langs"],
     "releases:release": ["langs"],
     "history:paragraph": ["langs"],
     # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
@@ -277,6 +278,8 @@ PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
 PAGE_CACHE_RELEASE_PAGES = {
     "releases:release": None,
+    "releases:changes": "from",
+    "api:changes": None,
     "ipg:section": "release",
     "api:section": "release",
     "api:paragraph": "release",
@@ -311,6 +314,7 @@ EDGE_ANY_LANGUAGE = {
     "api:section": None,
     "api:paragraph": None,
     "api:paragraph-history": None,
+    "api:changes": None,
     "api:linker": None,
     "api:openapi": None,
     "embedding:linker": None,

@@ -9,6 +9,7 @@ app_name = "api"
 urlpatterns = [
     path("openapi.json", views.openapi_document, name="openapi"),
     path("linker/", views.linker_data, name="linker"),
+    path("changes/", views.changes, name="changes"),
     path("ipg/", views.outline, name="outline"),
     path("ipg/<section:number>/", views.section, name="section"),
     path("ipg/<section:number>/<slug:key>/", views.paragraph, name="paragraph"),

@@ -15,9 +15,10 @@ from ipgsite.ipg import languages, versions
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
-from ipgsite.releases import history
+from ipgsite.releases import comparisons, history
 from ipgsite.releases.lags import lags_in
-from ipgsite.releases.views import paragraph_or_redirect
+from ipgsite.releases.models import Release
+from ipgsite.releases.views import BadComparison, paragraph_or_redirect, releases_compared
 from ipgsite.search.finding import SectionNames
 from ipgsite.study import citing
 
@@ -351,5 +352,70 @@ def paragraph_history(request, number, key):
         "url": request.build_absolute_uri(reverse("api:paragraph", kwargs={"number": number, "key": paragraph.key})),
         "pages": pages,
         "history": entries,
+    }
+    return JsonResponse(data, json_dumps_params=JSON)
+
+
+def _changed_section_data(request, compared, existing):
+    stored = compared.changes
+    page = None
+    if compared.number in existing:
+        page = request.build_absolute_uri(reverse("api:section", args=[compared.number]))
+    return {
+        "number": compared.number,
+        "status": stored["status"],
+        "title": _translations_of(stored["title"]),
+        "title_change": _cells_data(stored["title_cells"]) if stored["title_cells"] else None,
+        "penalty_change": stored["penalty_change"],
+        "changes": [
+            {
+                "key": item["key"],
+                "note": item["note"],
+                "status": item["status"],
+                "moved": item["moved"],
+                "part": item.get("part"),
+                "part_change": item.get("part_change"),
+                "bullet_change": item.get("bullet_change"),
+                "language": item.get("language"),
+                "source": item.get("source"),
+                "changed_in": item["changed_in"],
+                "text": _cells_data(item["cells"]),
+            }
+            for item in stored["items"]
+        ],
+        "url": page,
+    }
+
+
+@require_safe
+def changes(request):
+    """What changed between any two releases in effect (`?from=DATE&to=DATE`), section by section, with the diffs the
+    changes pages show; computed once per pair and kept."""
+    try:
+        older, newer, redirect = releases_compared(request)
+    except BadComparison as bad:
+        return JsonResponse({"error": str(bad)}, status=400)
+    except Http404:
+        return JsonResponse({"error": "There is no release of that date."}, status=404)
+    if redirect:
+        return redirect
+    existing = set(Section.objects.values_list("number", flat=True))
+    pages = {}
+    query = f"?from={older.date.isoformat()}&to={newer.date.isoformat()}"
+    for code in languages.CODES:
+        with translation.override(code):
+            pages[code] = request.build_absolute_uri(reverse("releases:changes") + query)
+    data = {
+        "from": older.date.isoformat(),
+        "to": newer.date.isoformat(),
+        "releases": [
+            r.date.isoformat()
+            for r in Release.objects.in_effect().filter(date__gt=older.date, date__lte=newer.date).order_by("date")
+        ],
+        "sections": [
+            _changed_section_data(request, compared, existing)
+            for compared in comparisons.compared_sections(older, newer)
+        ],
+        "pages": pages,
     }
     return JsonResponse(data, json_dumps_params=JSON)

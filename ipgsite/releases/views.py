@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Part, Penalty, Section, paragraph_at
 
-from . import history
+from . import comparisons, history
 from .models import Release, parse_date
 from .snapshots import changed_section_count
 
@@ -36,12 +36,15 @@ def release_in_effect(date):
 
 @require_safe
 def changes(request):
+    if "from" in request.GET or "to" in request.GET:
+        return comparison(request)
     code = get_language()
     items = [
         {"release": release, "title": release.title_in(code), "count": count}
         for release, count in releases_with_counts()
     ]
-    return render(request, "releases/changes.html", {"items": items})
+    context = {"items": items, **_comparison_form([item["release"] for item in reversed(items)])}
+    return render(request, "releases/changes.html", context)
 
 
 def _cell(code, stored, missing_in=None):
@@ -291,3 +294,71 @@ def paragraph_history(request, number, key):
         "all_languages": [(code, languages.name(code)) for code in languages.CODES],
     }
     return render(request, "releases/history.html", context)
+
+
+# Any two releases
+
+
+class BadComparison(Exception):
+    """A comparison asked for with missing, malformed or equal dates: a 400 saying why."""
+
+
+def releases_compared(request):
+    """(older, newer, None) of the releases `?from=` and `?to=` name; (…, redirect) when they are named newest first.
+    BadComparison for dates missing, malformed or equal; Http404 for a date no release in effect has."""
+    given = {name: request.GET.get(name, "") for name in ("from", "to")}
+    if not all(given.values()):
+        raise BadComparison(_("Choose the two releases to compare: from one date to another."))
+    for value in given.values():
+        if parse_date(value) is None:
+            raise BadComparison(_("%(value)s is not a date written as YYYY-MM-DD.") % {"value": value[:40]})
+    older, newer = release_in_effect(given["from"]), release_in_effect(given["to"])
+    if older == newer:
+        raise BadComparison(_("Choose two different releases to compare."))
+    if older.date > newer.date:
+        query = request.GET.copy()
+        query["from"], query["to"] = given["to"], given["from"]
+        return newer, older, HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode(safe=',')}")
+    return older, newer, None
+
+
+def _comparison_form(releases, chosen=("", "")):
+    return {
+        "releases": [release.date.isoformat() for release in releases],
+        "chosen_from": chosen[0],
+        "chosen_to": chosen[1],
+    }
+
+
+@require_safe
+def comparison(request):
+    """`/<lang>/changes/?from=DATE&to=DATE`: what changed between any two releases in effect, section by section."""
+    in_effect = list(Release.objects.in_effect().order_by("date"))
+    try:
+        older, newer, redirect = releases_compared(request)
+    except BadComparison as bad:
+        context = {"message": str(bad), **_comparison_form(in_effect)}
+        return render(request, "releases/bad_comparison.html", context, status=400)
+    if redirect:
+        return redirect
+    codes, redirect = compare.in_url(request)
+    if redirect:
+        return redirect
+    codes = codes or [get_language()]
+    page_lang = get_language()
+    existing = set(Section.objects.values_list("number", flat=True))
+    compared = comparisons.compared_sections(older, newer)
+    context = {
+        "older": older,
+        "newer": newer,
+        "between": [release for release in in_effect if older.date < release.date <= newer.date],
+        "sections": [_section(changed, codes, page_lang, existing) for changed in compared],
+        "codes": codes,
+        "comparing": len(codes) > 1,
+        "columns": [(code, languages.html_lang(code), languages.name(code)) for code in codes],
+        "slots": codes + [""] * (len(languages.CODES) - len(codes)),
+        "all_languages": [(code, languages.name(code)) for code in languages.CODES],
+        "keep": [("from", older.date.isoformat()), ("to", newer.date.isoformat())],
+        **_comparison_form(in_effect, (older.date.isoformat(), newer.date.isoformat())),
+    }
+    return render(request, "releases/comparison.html", context)
