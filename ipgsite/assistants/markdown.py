@@ -32,7 +32,7 @@ def _lag_line(lag):
     return _("translated from an older original: the one of the release of %(date)s") % {"date": lag["follows"]}
 
 
-def _quote_lines(quote, bullet=False):
+def _quote_lines(quote, bullet=False, available=()):
     if quote.kind == COMMENTARY:
         head = [_("Commentary, not official text"), quote.source, _language(quote.language)]
     else:
@@ -41,7 +41,11 @@ def _quote_lines(quote, bullet=False):
         head.append(lag)
     label = " · ".join(part for part in head if part)
     if quote.text is None:
-        missing = _("Not yet translated into %(language)s.") % {"language": languages.name(quote.language)}
+        values = {"language": languages.name(quote.language), "available": ", ".join(map(_language, available))}
+        if available:
+            missing = _("Not yet translated into %(language)s. Available in: %(available)s.") % values
+        else:
+            missing = _("Not yet translated into %(language)s.") % values
         body = f"*{missing}*"
     else:
         body = quote.text.strip()
@@ -55,9 +59,10 @@ def _quote_lines(quote, bullet=False):
 
 def paragraph_lines(paragraph, level=3):
     lines = [f"{'#' * level} {paragraph.name} · `{paragraph.key}`", ""]
-    lines += [f"{_('Cite:')} {paragraph.citation} — <{paragraph.url}>", ""]
+    cite = _("Cite:")
+    lines += [f"{cite} {paragraph.citation} — <{paragraph.url}>", ""]
     for quote in paragraph.texts:
-        lines += [*_quote_lines(quote, bullet=paragraph.bullet), ""]
+        lines += [*_quote_lines(quote, bullet=paragraph.bullet, available=paragraph.languages), ""]
     for note in paragraph.notes:
         for quote in note:
             lines += [*_quote_lines(quote), ""]
@@ -65,15 +70,16 @@ def paragraph_lines(paragraph, level=3):
 
 
 def _header(title, number, penalty, release, url):
-    lines = [f"# {_('IPG')} {number} {title}", ""]
+    ipg, penalty_label, page = _("IPG"), _("Penalty"), _("Page")
+    lines = [f"# {ipg} {number} {title}", ""]
     if penalty:
-        lines.append(f"- {_('Penalty')}: {Penalty(penalty).label}")
+        lines.append(f"- {penalty_label}: {Penalty(penalty).label}")
     if release:
-        lines.append(f"- {_('As the release of %(date)s froze it') % {'date': release}}")
+        lines.append("- " + _("As the release of %(date)s froze it") % {"date": release})
     else:
-        lines.append(f"- {_('The current text')}")
+        lines.append("- " + _("The current text"))
     lines += [
-        f"- {_('Page')}: <{url}>",
+        f"- {page}: <{url}>",
         "- "
         + _(
             "Official text is quoted exactly as written. Commentary from annotated editions is marked as commentary: "
@@ -100,10 +106,11 @@ def section_markdown(quoted, code):
 
 
 def paragraph_markdown(quoted_section_title, penalty, paragraph, section_url):
-    lines = [f"# {_('IPG')} {paragraph.section} {paragraph.name}", ""]
-    lines.append(f"- {_('Section')}: {paragraph.section} {quoted_section_title} — <{section_url}>")
+    ipg, section_label, penalty_label = _("IPG"), _("Section"), _("Penalty")
+    lines = [f"# {ipg} {paragraph.section} {paragraph.name}", ""]
+    lines.append(f"- {section_label}: {paragraph.section} {quoted_section_title} — <{section_url}>")
     if penalty:
-        lines.append(f"- {_('Penalty')}: {Penalty(penalty).label}")
+        lines.append(f"- {penalty_label}: {Penalty(penalty).label}")
     lines += [
         "- "
         + _(
@@ -153,7 +160,7 @@ def llms_txt(request):
                 notes = [str(Penalty(section.penalty).label) if section.penalty else ""]
                 if section.pk not in with_text:
                     notes.append(_("The text of this section is not available yet."))
-                note = " ".join(n for n in notes if n)
+                note = " — ".join(n for n in notes if n)
                 lines.append(f"- [{section.number} {title}]({url})" + (f": {note}" if note else ""))
             lines.append("")
     with translation.override("en"):

@@ -50,6 +50,7 @@ class QuotedParagraph:
     citation: str  # "IPG 2.3 Example C (2024-09-23)", in the language of the request
     url: str  # its permanent link (that release's text, or the current page)
     texts: list = field(default_factory=list)  # [Quote], one per language asked for
+    languages: list = field(default_factory=list)  # the languages it has text in
     notes: list = field(default_factory=list)  # [[Quote]]: each note in the languages asked for it has
 
 
@@ -152,6 +153,7 @@ def _quoted(request, section, paragraph, paragraphs, codes, code, citations, lag
             Quote(language=c, kind=OFFICIAL, text=paragraph.text_in(c) or None, lag=_lag(lags, paragraph, c))
             for c in codes
         ],
+        languages=paragraph.languages(),
         notes=notes,
     )
 
