@@ -116,12 +116,20 @@ def test_an_unknown_tool_is_a_protocol_error(live_ipg):
     session(live_ipg.url, calls)
 
 
-def test_a_client_that_probes_for_the_newer_protocol_falls_back_to_the_handshake(live_ipg):
-    async def calls(client):
-        return client.protocol_version, await client.call_tool("get_paragraph", {"section": "2.3", "key": "example-c"})
+def test_a_client_of_the_per_request_protocol_needs_no_handshake(live_ipg):
+    """The SDK's default: probe `server/discover`, then send every request with its own envelope (2026-07-28)."""
 
-    version, result = session(live_ipg.url, calls, mode="auto")
-    assert version == "2025-11-25" and structured(result)["key"] == "example-c"
+    async def calls(client):
+        listed = await client.list_tools()
+        paragraph = await client.call_tool("get_paragraph", {"section": "2.3", "key": "example-c", "languages": ["ja"]})
+        wrong = await client.call_tool("get_paragraph", {"section": "2.3", "key": "example-q"})
+        return client.protocol_version, client.server_info, listed, paragraph, wrong
+
+    version, info, listed, paragraph, wrong = session(live_ipg.url, calls, mode="auto")
+    assert version == "2026-07-28" and info.name == "ipg"
+    assert {tool.name for tool in listed.tools} == TOOLS
+    assert structured(paragraph)["texts"][0]["text"].startswith("プレイヤーが《闇の腹心》")
+    assert wrong.is_error is True and "example-q" in wrong.content[0].text
 
 
 def post(client, message, **headers):
@@ -192,3 +200,42 @@ def test_a_lagging_translation_says_so_with_the_changes_since(client, ipg):
     (japanese,) = answer["texts"]
     assert japanese["lag"]["follows"] == "2024-09-23" and "<ins>" in japanese["lag"]["changes"]
     assert answer["citation"] == "IPG 2.3節 例C（2024-09-23の版）"
+
+
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def per_request(client, method, params=None, version="2026-07-28", **headers):
+    params = {**(params or {}), "_meta": {**ENVELOPE, "io.modelcontextprotocol/protocolVersion": version}}
+    headers = {"HTTP_MCP_PROTOCOL_VERSION": version, "HTTP_MCP_METHOD": method, **headers}
+    return post(client, {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, **headers)
+
+
+def test_what_the_per_request_protocol_lets_clients_cache_says_so(client, ipg):
+    discovered = per_request(client, "server/discover").json()["result"]
+    assert "2026-07-28" in discovered["supportedVersions"] and "2025-11-25" in discovered["supportedVersions"]
+    listed = per_request(client, "tools/list").json()["result"]
+    for result in (discovered, listed):
+        assert (result["cacheScope"], result["ttlMs"], result["resultType"]) == ("public", 3600000, "complete")
+    called = per_request(
+        client, "tools/call", {"name": "list_sections", "arguments": {}}, HTTP_MCP_NAME="list_sections"
+    ).json()["result"]
+    assert called["resultType"] == "complete" and "ttlMs" not in called
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "version", "headers", "status", "code"),
+    [
+        ("tools/list", {}, "2026-07-28", {"HTTP_MCP_METHOD": "tools/call"}, 400, -32020),
+        ("tools/call", {"name": "list_sections"}, "2026-07-28", {"HTTP_MCP_NAME": "get_section"}, 400, -32020),
+        ("tools/list", {}, "2099-01-01", {"HTTP_MCP_PROTOCOL_VERSION": "2026-07-28"}, 400, -32020),
+        ("tools/list", {}, "2099-01-01", {}, 400, -32022),
+        ("resources/list", {}, "2026-07-28", {}, 404, -32601),
+        ("tools/call", {"name": "nothing"}, "2026-07-28", {"HTTP_MCP_NAME": "nothing"}, 400, -32602),
+    ],
+)
+def test_the_per_request_envelope_is_checked(client, ipg, method, params, version, headers, status, code):
+    response = per_request(client, method, params, version, **headers)
+    assert response.status_code == status and response.json()["error"]["code"] == code
+    if code == -32022:
+        assert response.json()["error"]["data"]["supported"][0] == "2026-07-28"

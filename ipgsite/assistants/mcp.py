@@ -7,8 +7,11 @@ answers any request, and GET (a stream the server would push on) is 405. The off
 process. Speaking the few messages a tools-only server needs (`initialize`, `ping`, `tools/list`, `tools/call`) in a
 Django view keeps one deployment; the SDK's own client drives it in the tests (tests/test_mcp.py).
 
-The handshake-era protocol versions are spoken. A `server/discover` probe (the per-request protocol of 2026-07-28)
-is answered "method not found", which tells clients to use `initialize`.
+Both eras of the protocol are spoken: the `initialize` handshake (2024-11-05 to 2025-11-25), and the per-request
+envelope of 2026-07-28 (`server/discover`, then each request carrying its protocol version and the client's
+capabilities in `_meta`, checked against the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers). In that
+era the answers the protocol lets clients cache say so: `server/discover` and `tools/list` are `cacheScope: public`
+for TOOLS_TTL_MS (nothing they say depends on who asks); a tool's answer is not cacheable in the protocol.
 """
 
 import json
@@ -17,11 +20,21 @@ from django.conf import settings
 
 from . import tools
 
-VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")  # the initialize handshake's
 LATEST = VERSIONS[0]
+MODERN = ("2026-07-28",)  # the per-request envelope's
+SPOKEN = (*MODERN, *VERSIONS)
 MAX_BODY = 64 * 1024
+TOOLS_TTL_MS = 3600 * 1000  # the tools change only with a deployment
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+HEADER_MISMATCH, UNSUPPORTED_VERSION = -32020, -32022
+# The per-request envelope's HTTP status for each error (any other: 200).
+STATUS = {PARSE_ERROR: 400, INVALID_REQUEST: 400, INVALID_PARAMS: 400, HEADER_MISMATCH: 400, UNSUPPORTED_VERSION: 400}
+STATUS[METHOD_NOT_FOUND] = 404
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
 INSTRUCTIONS = (
     "The Magic: The Gathering Infraction Procedure Guide (IPG) in English, Simplified Chinese and Japanese. Quote its "
@@ -38,16 +51,23 @@ class Answer:
         self.status, self.body = status, body
 
 
-def error_body(message, message_id=None, code=INVALID_REQUEST):
-    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
+def error_body(message, message_id=None, code=INVALID_REQUEST, data=None):
+    error = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": message_id, "error": error}
 
 
-def _error(message_id, code, message, status=200):
-    return Answer(status, error_body(message, message_id, code))
+def _error(message_id, code, message, status=200, data=None):
+    return Answer(status, error_body(message, message_id, code, data))
 
 
 def _result(message_id, result):
     return Answer(200, {"jsonrpc": "2.0", "id": message_id, "result": result})
+
+
+def _server_info():
+    return {"name": "ipg", "title": "Infraction Procedure Guide", "version": settings.MCP_SERVER_VERSION}
 
 
 def _initialize(params):
@@ -55,7 +75,7 @@ def _initialize(params):
     return {
         "protocolVersion": asked if asked in VERSIONS else LATEST,
         "capabilities": {"tools": {"listChanged": False}},
-        "serverInfo": {"name": "ipg", "title": "Infraction Procedure Guide", "version": settings.MCP_SERVER_VERSION},
+        "serverInfo": _server_info(),
         "instructions": INSTRUCTIONS,
     }
 
@@ -97,6 +117,9 @@ def answer(request, message):
     if not isinstance(message_id, str | int) or isinstance(message_id, bool):
         return _error(None, INVALID_REQUEST, "`id` is a string or a number.", status=400)
     params = message.get("params") or {}
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if method == "server/discover" or (isinstance(meta, dict) and META_VERSION in meta):
+        return _answer_per_request(request, message_id, method, params)
     if method == "initialize":
         return _result(message_id, _initialize(params))
     if method == "ping":
@@ -107,6 +130,54 @@ def answer(request, message):
         result, refused = _call(request, params)
         return _error(message_id, *refused) if refused else _result(message_id, result)
     return _error(message_id, METHOD_NOT_FOUND, f"Method {method[:80]!r} is not offered by this server.")
+
+
+def _refused(request, method, params):
+    """The per-request envelope's checks, in the specification's order: (code, message, data), or None."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict) or META_VERSION not in meta or META_CAPABILITIES not in meta:
+        return INVALID_PARAMS, f"params._meta must carry {META_VERSION!r} and {META_CAPABILITIES!r}.", None
+    version = meta[META_VERSION]
+    if request.headers.get("MCP-Protocol-Version") != version:
+        return HEADER_MISMATCH, "The MCP-Protocol-Version header does not match the request's protocol version.", None
+    if request.headers.get("Mcp-Method") != method:
+        return HEADER_MISMATCH, "The Mcp-Method header does not match the request's method.", None
+    if method == "tools/call" and params.get("name") is not None and request.headers.get("Mcp-Name") != params["name"]:
+        return HEADER_MISMATCH, "The Mcp-Name header does not match the tool's name.", None
+    if not isinstance(version, str):
+        return INVALID_PARAMS, "The protocol version is a string.", None
+    if version not in MODERN:
+        data = {"supported": list(MODERN), "requested": version}
+        return UNSUPPORTED_VERSION, "Unsupported protocol version", data
+    return None
+
+
+def _answer_per_request(request, message_id, method, params):
+    """A request of the per-request envelope (2026-07-28): each one stands alone, no handshake before it."""
+    refused = _refused(request, method, params)
+    if refused:
+        code, text, data = refused
+        return _error(message_id, code, text, status=STATUS[code], data=data)
+    cacheable = {"resultType": "complete", "ttlMs": TOOLS_TTL_MS, "cacheScope": "public"}
+    if method == "server/discover":
+        return _result(
+            message_id,
+            {
+                "supportedVersions": list(SPOKEN),
+                "capabilities": {"tools": {"listChanged": False}},
+                "instructions": INSTRUCTIONS,
+                "_meta": {META_SERVER_INFO: _server_info()},
+                **cacheable,
+            },
+        )
+    if method == "tools/list":
+        return _result(message_id, {"tools": tools.tool_list(), **cacheable})
+    if method == "tools/call":
+        result, refused = _call(request, params)
+        if refused:
+            return _error(message_id, *refused, status=STATUS[refused[0]])
+        return _result(message_id, {**result, "resultType": "complete"})
+    return _error(message_id, METHOD_NOT_FOUND, f"Method {method[:80]!r} is not offered by this server.", status=404)
 
 
 def decode(body):
