@@ -46,6 +46,10 @@ def timed(function, repeat):
     return statistics.median(samples)
 
 
+def step(message):
+    print(f"  … {message} ({time.strftime('%H:%M:%S')})", file=sys.stderr, flush=True)
+
+
 def build(copies):
     from django.core.management import call_command
 
@@ -58,6 +62,7 @@ def build(copies):
     call_command("loadcontent", verbosity=0)
     Release.objects.all().delete()  # the shipped release; this bench publishes its own, of the 50x corpus
     add_copies(copies)
+    step("copies made; publishing the first release")
     call_command("publishrelease", DATES[0], stdout=StringIO())
     sections = list(Section.objects.with_text().order_by("order"))
     for index, section in enumerate(sections):
@@ -70,7 +75,9 @@ def build(copies):
             if note:
                 Note.objects.filter(pk=note.pk).update(body_ja=f"{note.body_ja}(テスト)")
     content_changed()
+    step("publishing the second release")
     call_command("publishrelease", DATES[1], stdout=StringIO())
+    step("editing and renaming 2.3 example-c")
 
     def write(key, code, text):
         paragraph = Paragraph.objects.get(section__number="2.3", key=key)
@@ -82,6 +89,7 @@ def build(copies):
     write("example-c-confidant", "ja", example.text_ja + "(テスト)")
     first = Paragraph.objects.filter(section__number="2.4").order_by("order").first()
     writing.write_text(first, "en", first.text_en + " TEST", by=writing.CONTENT_FILES, base_revision=writing.LATEST)
+    step("publishing the third release")
     call_command("publishrelease", DATES[2], stdout=StringIO())
     return len(sections), Paragraph.objects.count(), Note.objects.count()
 
@@ -134,6 +142,7 @@ def main():
 
             return fetch
 
+        step("measuring")
         comparison = f"/en/changes/?from={DATES[0]}&to={DATES[2]}"
         started = time.perf_counter()
         get(comparison)()
@@ -156,8 +165,12 @@ def main():
             "MCP get_paragraph en·zh·ja": (
                 call(
                     "get_paragraph",
-                    {"section": "hce", "key": "example-c-confidant", "languages": ["en", "zh-hans", "ja"]},
+                    {"section": "2.3", "key": "example-c-confidant", "languages": ["en", "zh-hans", "ja"]},
                 ),
+                "api",
+            ),
+            "MCP get_paragraph, section by name (hce)": (
+                call("get_paragraph", {"section": "hce", "key": "example-c-confidant"}),
                 "api",
             ),
             "MCP get_section 2.3": (call("get_section", {"section": "2.3"}), "page"),

@@ -16,9 +16,10 @@ from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
 from ipgsite.releases import comparisons, history
+from ipgsite.releases.comparisons import BadComparison, releases_compared
 from ipgsite.releases.lags import lags_in
 from ipgsite.releases.models import Release
-from ipgsite.releases.views import BadComparison, paragraph_or_redirect, releases_compared
+from ipgsite.releases.views import paragraph_or_redirect
 from ipgsite.search.finding import SectionNames
 from ipgsite.study import citing
 

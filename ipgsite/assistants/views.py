@@ -80,7 +80,9 @@ def mcp_endpoint(request):
     version = request.headers.get("MCP-Protocol-Version")
     if version is not None and version not in mcp.SPOKEN:
         data = {"supported": list(mcp.SPOKEN), "requested": version[:40]}
-        answer = mcp.Answer(400, mcp.error_body("Unsupported protocol version", code=mcp.UNSUPPORTED_VERSION, data=data))
+        answer = mcp.Answer(
+            400, mcp.error_body("Unsupported protocol version", code=mcp.UNSUPPORTED_VERSION, data=data)
+        )
     elif not _within_rate(request):
         answer = mcp.Answer(429, mcp.error_body("Too many requests from this address: wait a minute."))
     elif int(request.META.get("CONTENT_LENGTH") or 0) > mcp.MAX_BODY:

@@ -12,9 +12,12 @@ import json
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.http import HttpResponsePermanentRedirect
+from django.utils.translation import gettext as _
 
 from .changes import recorded
-from .models import Comparison, FrozenSection
+from .models import Comparison, FrozenSection, parse_date
+from .reading import release_named
 from .snapshots import changes_between
 
 KEPT = 100
@@ -66,3 +69,29 @@ def _keep(older, newer, computed_from, sections):
         return
     stale = Comparison.objects.order_by("-computed_at").values_list("pk", flat=True)[KEPT:]
     Comparison.objects.filter(pk__in=list(stale)).delete()
+
+
+# The pair a request names
+
+
+class BadComparison(Exception):
+    """A comparison asked for with missing, malformed or equal dates: a 400 saying why."""
+
+
+def releases_compared(request):
+    """(older, newer, None) of the releases `?from=` and `?to=` name; (…, redirect) when they are named newest first.
+    BadComparison for dates missing, malformed or equal; Http404 for a date no release in effect has."""
+    given = {name: request.GET.get(name, "") for name in ("from", "to")}
+    if not all(given.values()):
+        raise BadComparison(_("Choose the two releases to compare: from one date to another."))
+    for value in given.values():
+        if parse_date(value) is None:
+            raise BadComparison(_("%(value)s is not a date written as YYYY-MM-DD.") % {"value": value[:40]})
+    older, newer = release_named(given["from"]), release_named(given["to"])
+    if older == newer:
+        raise BadComparison(_("Choose two different releases to compare."))
+    if older.date > newer.date:
+        query = request.GET.copy()
+        query["from"], query["to"] = given["to"], given["from"]
+        return newer, older, HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode(safe=',')}")
+    return older, newer, None

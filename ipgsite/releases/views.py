@@ -299,29 +299,6 @@ def paragraph_history(request, number, key):
 # Any two releases
 
 
-class BadComparison(Exception):
-    """A comparison asked for with missing, malformed or equal dates: a 400 saying why."""
-
-
-def releases_compared(request):
-    """(older, newer, None) of the releases `?from=` and `?to=` name; (…, redirect) when they are named newest first.
-    BadComparison for dates missing, malformed or equal; Http404 for a date no release in effect has."""
-    given = {name: request.GET.get(name, "") for name in ("from", "to")}
-    if not all(given.values()):
-        raise BadComparison(_("Choose the two releases to compare: from one date to another."))
-    for value in given.values():
-        if parse_date(value) is None:
-            raise BadComparison(_("%(value)s is not a date written as YYYY-MM-DD.") % {"value": value[:40]})
-    older, newer = release_in_effect(given["from"]), release_in_effect(given["to"])
-    if older == newer:
-        raise BadComparison(_("Choose two different releases to compare."))
-    if older.date > newer.date:
-        query = request.GET.copy()
-        query["from"], query["to"] = given["to"], given["from"]
-        return newer, older, HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode(safe=',')}")
-    return older, newer, None
-
-
 def _comparison_form(releases, chosen=("", "")):
     return {
         "releases": [release.date.isoformat() for release in releases],
@@ -335,8 +312,8 @@ def comparison(request):
     """`/<lang>/changes/?from=DATE&to=DATE`: what changed between any two releases in effect, section by section."""
     in_effect = list(Release.objects.in_effect().order_by("date"))
     try:
-        older, newer, redirect = releases_compared(request)
-    except BadComparison as bad:
+        older, newer, redirect = comparisons.releases_compared(request)
+    except comparisons.BadComparison as bad:
         context = {"message": str(bad), **_comparison_form(in_effect)}
         return render(request, "releases/bad_comparison.html", context, status=400)
     if redirect:
