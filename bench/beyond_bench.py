@@ -7,7 +7,8 @@ and the JSON API, as ratios measured in one run.
 The corpus is content/ plus 49 synthetic copies of every section with text (bench/corpus.py). Three releases are
 published with `publishrelease`: the first; then after the English of one paragraph in every second section and the
 Japanese of one note in every fifth are edited; then after 2.3 example-c is edited again, renamed to
-example-c-confidant through the write path and translated again, and 2.4's first paragraph edited. It prints the
+example-c-confidant (its old key kept, as the write path keeps it) and translated again, and 2.4's first paragraph
+edited. It prints the
 median time of each request (the page cache cleared before every request, so each is rendered), with its ratio to
 the section page or to the API's paragraph:
 
@@ -54,8 +55,7 @@ def build(copies):
     from django.core.management import call_command
 
     from ipgsite.caching.versions import content_changed
-    from ipgsite.editing import writing
-    from ipgsite.ipg.models import Note, Paragraph, Section
+    from ipgsite.ipg.models import FormerKey, Note, Paragraph, Section
     from ipgsite.releases.models import Release
 
     call_command("migrate", verbosity=0)
@@ -79,16 +79,18 @@ def build(copies):
     call_command("publishrelease", DATES[1], stdout=StringIO())
     step("editing and renaming 2.3 example-c")
 
-    def write(key, code, text):
-        paragraph = Paragraph.objects.get(section__number="2.3", key=key)
-        writing.write_text(paragraph, code, text, by=writing.CONTENT_FILES, base_revision=writing.LATEST)
-
+    # As the bench of releases does, the edits are made in the rows (the write path's derived data at 50x is not what
+    # this measures); the rename leaves the old key recorded, as the write path does.
     example = Paragraph.objects.get(section__number="2.3", key="example-c")
-    write("example-c", "en", example.text_en.replace("the card", "the TESTCARD"))
-    writing.save_structure(example, {"key": "example-c-confidant"}, by=writing.CONTENT_FILES)
-    write("example-c-confidant", "ja", example.text_ja + "(テスト)")
+    Paragraph.objects.filter(pk=example.pk).update(
+        key="example-c-confidant",
+        text_en=example.text_en.replace("the card", "the TESTCARD"),
+        text_ja=example.text_ja + "(テスト)",
+    )
+    FormerKey.objects.create(paragraph=example, key="example-c")
     first = Paragraph.objects.filter(section__number="2.4").order_by("order").first()
-    writing.write_text(first, "en", first.text_en + " TEST", by=writing.CONTENT_FILES, base_revision=writing.LATEST)
+    Paragraph.objects.filter(pk=first.pk).update(text_en=first.text_en + " TEST")
+    content_changed()
     step("publishing the third release")
     call_command("publishrelease", DATES[2], stdout=StringIO())
     return len(sections), Paragraph.objects.count(), Note.objects.count()
