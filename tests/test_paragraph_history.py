@@ -81,21 +81,21 @@ def test_each_translation_says_whether_it_followed_the_english_of_that_release(c
         history_page(client, "/en/ipg/2.3/example-c-confidant/history/?langs=en,zh-hans,ja")
     )
     # Chinese: never translated again; its status says it follows the first release's English.
-    assert following(first)["zh-hans"] == "简体中文: followed the English of this release"
-    assert following(middle)["zh-hans"] == "简体中文: followed the English of 2024-09-23, an older release"
-    assert following(newest)["zh-hans"] == "简体中文: followed the English of 2024-09-23, an older release"
+    assert following(first)["zh-hans"] == "简体中文 · followed the English of this release"
+    assert following(middle)["zh-hans"] == "简体中文 · followed the English of 2024-09-23, an older release"
+    assert following(newest)["zh-hans"] == "简体中文 · followed the English of 2024-09-23, an older release"
     # Japanese: its first text is no longer today's and no release records its status; left behind by the English
     # of 2025-02-10; translated again for 2025-06-01.
-    assert following(first)["ja"] == "日本語: not known: no release records whether it followed the English then"
-    assert following(middle)["ja"] == "日本語: followed an older English than this release's"
-    assert following(newest)["ja"] == "日本語: followed the English of this release"
+    assert following(first)["ja"] == "日本語 · not known: no release records whether it followed the English then"
+    assert following(middle)["ja"] == "日本語 · followed an older English than this release's"
+    assert following(newest)["ja"] == "日本語 · followed the English of this release"
     assert "en" not in following(newest)
 
 
 def test_a_translation_that_follows_an_english_no_release_holds_says_so(client, ipg):
     """The shipped Japanese Upgrade of 2.3 translates an older English than any release here (seed 001)."""
     (first,) = entries(history_page(client, "/en/ipg/2.3/upgrade-1/history/?langs=en,ja"))
-    assert following(first)["ja"] == "日本語: followed an older English that no release here holds"
+    assert following(first)["ja"] == "日本語 · followed an older English that no release here holds"
 
 
 def test_the_page_reads_in_the_readers_language_and_shows_a_missing_translation_as_missing(client, ipg):
