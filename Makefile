@@ -9,8 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
-.PHONY: lint fmt test-fast screenshots docs
+.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -116,6 +115,12 @@ bench-memory: install
 ## Publishing a release and rendering its changes page at 50x the corpus, as ratios to rendering a section page.
 bench-releases: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/release_bench.py
+
+## A paragraph's history, a comparison of the first and last of three releases, and MCP calls at 50x the corpus, as
+## ratios to a section page and to the API's paragraph: on SQLite, then on PostgreSQL (a throwaway database).
+bench-beyond: install
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/beyond_bench.py
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/beyond_bench.py --postgres $(PG_URL)
 
 ## Proposing a whole document (30 sections at 50x the seeds' text): seconds and peak memory, against reading and
 ## splitting it, as ratios.

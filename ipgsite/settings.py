@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "ipgsite.finder",
     "ipgsite.exchange",
     "ipgsite.embedding",
+    "ipgsite.assistants",
 ]
 
 # What a write of the IPG's text sets off, in this order, once per batch of writes and in its transaction
@@ -109,6 +110,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # `Accept: text/markdown` on a section's or paragraph's page: its Markdown version, kept apart by the page cache.
+    "ipgsite.assistants.negotiation.MarkdownNegotiation",
     # After the language is known, before the rest: a cached page skips everything below, and is
     # kept with the headers they set (its Content-Security-Policy, X-Frame-Options).
     "ipgsite.caching.middleware.PageCacheMiddleware",
@@ -262,6 +265,8 @@ PAGE_CACHE_VIEWS = {
     "api:outline": [],
     "api:section": ["release"],
     "api:paragraph": ["release"],
+    "api:paragraph-history": [],
+    "api:changes": ["from", "to"],
     "api:linker": [],
     "api:openapi": [],
     "embedding:linker": [],
@@ -273,8 +278,12 @@ PAGE_CACHE_VIEWS = {
     "offline:pages": ["lang", "langs"],
     "finder:start": ["langs"],
     "finder:step": ["langs"],
-    "releases:changes": [],
+    "releases:changes": ["from", "to", "langs"],
     "releases:release": ["langs"],
+    "history:paragraph": ["langs"],
+    "markdown:section": ["langs", "release"],
+    "markdown:paragraph": ["langs", "release"],
+    "assistants:llms-txt": [],
     # Reading lists: `p` repeats, once per paragraph, in the list's order (PAGE_CACHE_REPEATED).
     "study:list": ["p", "langs"],
     "releases:feed": [],
@@ -285,6 +294,10 @@ PAGE_CACHE_REPEATED = {"study:list": ["p"]}
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
 PAGE_CACHE_RELEASE_PAGES = {
     "releases:release": None,
+    "releases:changes": "from",
+    "markdown:section": "release",
+    "markdown:paragraph": "release",
+    "api:changes": None,
     "ipg:section": "release",
     "api:section": "release",
     "api:paragraph": "release",
@@ -318,6 +331,9 @@ EDGE_ANY_LANGUAGE = {
     "api:outline": None,
     "api:section": None,
     "api:paragraph": None,
+    "api:paragraph-history": None,
+    "api:changes": None,
+    "assistants:llms-txt": None,
     "api:linker": None,
     "api:openapi": None,
     "embedding:linker": None,
@@ -335,7 +351,12 @@ EDGE_REMEMBERED_CHOICE = {"cookie": "ipg_langs", "parameter": "langs", "views": 
 # Other sites' pages read the public, read-only JSON API, oEmbed and the linker (ipgsite/api, ipgsite/embedding)
 # from any origin, never with credentials: no cookie is read there, and `Access-Control-Allow-Credentials` is never
 # sent. Nothing else (the admin, the translators' pages) answers another origin.
-CORS_URLS_REGEX = r"^/(?:api/|oembed/|linker\.js$)"
+# The MCP server for AI assistants (ipgsite/assistants/mcp.py, at /mcp): requests a minute from one address, counted
+# in the cache (shared by every process with CACHE_URL), and the version it names itself by.
+MCP_RATE_LIMIT = env.int("MCP_RATE_LIMIT", default=120)
+MCP_SERVER_VERSION = "1"
+
+CORS_URLS_REGEX = r"^/(?:api/|oembed/|linker\.js$|mcp$|llms\.txt$)"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")

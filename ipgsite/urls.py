@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("ipgsite.embedding.urls")),
     path("api/releases/", release_views.api_releases, name="api-releases"),
     path("api/", include("ipgsite.api.urls")),
+    path("", include("ipgsite.assistants.urls")),
     path(
         "sitemap.xml",
         sitemap,
@@ -38,6 +39,8 @@ urlpatterns += i18n_patterns(
     path("changes/", include("ipgsite.releases.urls")),
     path("glossary/", include("ipgsite.terms.urls")),
     path("finder/", include("ipgsite.finder.urls")),
+    path("", include("ipgsite.releases.history_urls")),
+    path("", include("ipgsite.assistants.markdown_urls")),
     path("", include("ipgsite.study.urls")),
     path("", include("ipgsite.ipg.urls")),
     prefix_default_language=True,

@@ -64,3 +64,26 @@ def test_the_validation_fails_on_an_answer_the_document_does_not_describe(spec, 
     response.content = response.content.replace(b'"citation"', b'"quotation"')
     with pytest.raises(InvalidData):
         spec.validate_response(DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response))
+
+
+def test_histories_and_comparisons_answer_as_documented(spec, client, ipg):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    paragraph = ipg.get(number="2.3").paragraphs.get(key="example-c")
+    writing.write_text(
+        paragraph, "en", paragraph.text_en + " More.", by=writing.CONTENT_FILES, base_revision=writing.LATEST
+    )
+    call_command("publishrelease", "2025-02-10", stdout=StringIO())
+    writing.save_structure(paragraph, {"key": "example-c-renamed"}, by=writing.CONTENT_FILES)
+    call_command("publishrelease", "2025-06-01", stdout=StringIO())
+    checked(spec, client, "/api/ipg/2.3/example-c-renamed/history/", 200)
+    checked(spec, client, "/api/ipg/2.3/upgrade-1/history/", 200)
+    checked(spec, client, "/api/ipg/2.3/example-c/history/", 301)
+    checked(spec, client, "/api/ipg/2.3/example-z/history/", 404)
+    checked(spec, client, "/api/changes/?from=2024-09-23&to=2025-06-01", 200)
+    checked(spec, client, "/api/changes/?from=2024-09-23&to=2025-02-10", 200)
+    checked(spec, client, "/api/changes/?from=2025-06-01&to=2024-09-23", 301)
+    checked(spec, client, "/api/changes/?from=2024-09-23&to=soon", 400)
+    checked(spec, client, "/api/changes/?from=2024-09-23&to=2020-01-01", 404)

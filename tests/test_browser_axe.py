@@ -72,6 +72,30 @@ def test_every_public_page_type_has_no_violations(released, new_page, viewport):
     assert found == {}
 
 
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_the_history_and_comparison_pages_have_no_violations(released, new_page, viewport):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from edits import write
+
+    write("2.3", "definition-1", "en", "A player makes a TEST error in the game.")
+    call_command("publishrelease", "2025-02-10", stdout=StringIO())
+    page = new_page(viewport, bypass_csp=True)
+    found = {}
+    for url in [
+        "/ja/ipg/2.3/definition-1/history/?langs=ja,en",
+        "/zh-hans/changes/?from=2024-09-23&to=2025-02-10",
+        "/en/changes/?from=2024-09-23&to=2024-09-23",
+    ]:
+        page.goto(released.url + url)
+        found_here = violations(page)
+        if found_here:
+            found[url] = found_here
+    assert found == {}
+
+
 def test_the_tables_controls_have_no_violations(released, new_page):
     """What the script adds: a paragraph in the player's language, the reading settings, show mode, the pins."""
     page = new_page(PHONE, bypass_csp=True)

@@ -36,6 +36,12 @@ def test_the_changes_pages_never_scroll_sideways(two_releases, new_page, viewpor
         "/ja/changes/2025-02-10/",
         "/zh-hans/changes/2025-02-10/?langs=zh-hans,en,ja",
         "/en/changes/2024-09-23/",
+        # Any two releases compared, and a paragraph's history (with the long word's diff).
+        "/en/changes/?from=2024-09-23&to=2025-02-10",
+        "/ja/changes/?from=2024-09-23&to=2025-02-10&langs=ja,en,zh-hans",
+        "/en/changes/?from=2024-09-23&to=2024-09-23",  # a 400 that says why
+        "/en/ipg/2.3/example-a/history/",
+        "/zh-hans/ipg/2.3/definition-1/history/?langs=zh-hans,en,ja",
     ]
     for url in urls:
         page.goto(two_releases.url + url)
@@ -68,3 +74,27 @@ def test_the_diffs_read_without_javascript(two_releases, new_page):
     page.wait_for_load_state()
     assert page.url == f"{two_releases.url}/ja/ipg/2.3/#definition-1"
     assert page.locator("#definition-1").is_visible()
+
+
+def test_two_releases_are_compared_from_the_list_without_javascript(two_releases, new_page):
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(two_releases.url + "/en/changes/")
+    page.select_option("form.compare-releases select[name=from]", "2024-09-23")
+    page.select_option("form.compare-releases select[name=to]", "2025-02-10")
+    page.click("form.compare-releases button[type=submit]")
+    page.wait_for_load_state()
+    assert page.url == f"{two_releases.url}/en/changes/?from=2024-09-23&to=2025-02-10"
+    assert page.locator("#section-2\\.3 del").first.inner_text() == "commits an error"
+
+
+def test_a_paragraphs_history_opens_from_its_paragraph_menu(two_releases, new_page):
+    page = new_page(PHONE)
+    page.goto(two_releases.url + "/en/ipg/2.3/?langs=en,ja")
+    page.click("#definition-1 a.permalink")
+    page.click(".paragraph-menu .history-link")
+    page.wait_for_load_state()
+    assert page.url == f"{two_releases.url}/en/ipg/2.3/definition-1/history/?langs=en,ja"
+    entries = page.locator("li.history-entry")
+    assert entries.count() == 2
+    assert entries.first.locator("del").first.inner_text() == "commits an error"
+    assert overflow(page) <= 0

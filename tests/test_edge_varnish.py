@@ -68,8 +68,10 @@ class Reader:
     def cookie(self, name):
         return self.jar[name].value if name in self.jar else None
 
-    def fetch(self, port, path, method="GET", form=None, referer=None):
+    def fetch(self, port, path, method="GET", form=None, referer=None, accept=None):
         headers = {"Host": HOST, **TLS_PROXY_HEADERS, "X-Forwarded-For": self.address, "Accept-Encoding": "br, gzip"}
+        if accept:
+            headers["Accept"] = accept
         if self.jar:
             headers["Cookie"] = "; ".join(f"{name}={morsel.coded_value}" for name, morsel in self.jar.items())
         body = None
@@ -506,6 +508,28 @@ def paragraph_id(site, number, key):
             (number, key),
         ).fetchone()
     return found
+
+
+def test_a_page_and_its_markdown_are_kept_apart_at_the_edge(site):
+    """The same address answers Markdown to an assistant asking for it and HTML to browsers, whatever Accept each
+    browser sends, each from the cache after its first request."""
+    path = "/en/ipg/2.4/example-b/"
+    browsers = [
+        "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "*/*",
+        None,
+    ]
+    assistant = Reader("assistant", address="198.51.100.9")
+    answers = [assistant.fetch(site.purged.port, path, accept="text/markdown") for _ in range(2)]
+    answers += [
+        Reader(f"browser-{n}").fetch(site.purged.port, path, accept=accept) for n, accept in enumerate(browsers)
+    ]
+    kinds = [a.getheader("Content-Type").split(";")[0] for a in answers]
+    assert kinds == ["text/markdown"] * 2 + ["text/html"] * len(browsers)
+    assert [a.edge for a in answers] == ["miss", "hit", "miss", "hit", "hit", "hit"]
+    assert answers[1].text.startswith("# IPG 2.4 Example B") and "<html" in answers[2].text
+    assert all(a.getheader("Vary") == "Accept-Encoding, Accept" for a in answers)
 
 
 @pytest.fixture

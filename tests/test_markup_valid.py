@@ -85,6 +85,32 @@ def test_every_public_page_type_is_valid_html(client, ipg, tmp_path):
     assert {files[name]: found for name, found in errors.items()} == {}
 
 
+def test_the_history_and_comparison_pages_are_valid_html(client, ipg, tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from edits import write
+
+    write("2.3", "definition-1", "en", "A player makes a TEST error in the game.")
+    call_command("publishrelease", "2025-02-10", stdout=StringIO())
+    pages = {
+        "/ja/ipg/2.3/definition-1/history/?langs=ja,en": 200,
+        "/en/ipg/2.4/philosophy-1/history/": 200,
+        "/zh-hans/changes/?from=2024-09-23&to=2025-02-10&langs=zh-hans,en": 200,
+        "/en/changes/?from=2024-09-23&to=soon": 400,
+    }
+    files = {}
+    for number, (url, status) in enumerate(pages.items()):
+        response = client.get(url)
+        assert response.status_code == status, url
+        path = tmp_path / f"page-{number}.html"
+        path.write_bytes(response.content)
+        files[path.name] = url
+    errors = nu_errors([tmp_path / name for name in files])
+    assert {files[name]: found for name, found in errors.items()} == {}
+
+
 def test_every_admin_and_workspace_page_is_valid_html(ipg, tmp_path):
     """What translators and editors work in: the admin's pages (Django's templates and ours) and the workspace's."""
     client, files = client_for(editor()), {}

@@ -283,6 +283,138 @@ SCHEMAS = {
             "sections",
         ],
     },
+    "Diff": {
+        "description": "One language's side of a change: its diff as HTML (escaped, removed words in <del>, added "
+        "words in <ins>), or its text when it did not change; null where it has no text.",
+        "type": "object",
+        "properties": {"unchanged": {"type": "boolean"}, "diff": _nullable(STRING)},
+        "required": ["unchanged", "diff"],
+    },
+    "Diffs": _per_language({"$ref": "#/components/schemas/Diff"}, nullable=False),
+    "Following": {
+        "description": "What a translation followed in a release: follows (that release's English), older (the "
+        "English of `release`, or of no release here when null), behind (an older English, which one not known), "
+        "not-known (no release records it), missing (no translation).",
+        "type": "object",
+        "properties": {
+            "state": {"type": "string", "enum": ["follows", "older", "behind", "not-known", "missing"]},
+            "release": _nullable(DATE),
+        },
+        "required": ["state", "release"],
+    },
+    "History": {
+        "type": "object",
+        "properties": {
+            "section": STRING,
+            "key": STRING,
+            "former_keys": {"type": "array", "items": STRING},
+            "url": URL,
+            "pages": _ref("Pages"),
+            "history": {
+                "type": "array",
+                "description": "Every release in effect in which the paragraph or its notes changed, newest first.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "release": DATE,
+                        "previous": _nullable(DATE),
+                        "status": {
+                            "type": "string",
+                            "enum": ["first", "added", "removed", "changed", "moved", "renamed"],
+                        },
+                        "key": {"type": "string", "description": "The key the paragraph had in this release."},
+                        "renamed_from": _nullable(STRING),
+                        "part": STRING,
+                        "part_change": _nullable({"type": "array", "items": STRING}),
+                        "bullet_change": _nullable({"type": "array", "items": {"type": "boolean"}}),
+                        "moved": {"type": "boolean"},
+                        "text": _nullable(_ref("Diffs")),
+                        "notes": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "place": {"type": "integer"},
+                                    "status": STRING,
+                                    "language": LANGUAGE,
+                                    "source": STRING,
+                                    "body": _ref("Diffs"),
+                                },
+                                "required": ["place", "status", "language", "source", "body"],
+                            },
+                        },
+                        "following": {
+                            "type": "object",
+                            "propertyNames": LANGUAGE,
+                            "additionalProperties": _ref("Following"),
+                        },
+                        "changes": URL,
+                    },
+                    "required": [
+                        "release",
+                        "previous",
+                        "status",
+                        "key",
+                        "renamed_from",
+                        "part",
+                        "part_change",
+                        "bullet_change",
+                        "moved",
+                        "text",
+                        "notes",
+                        "following",
+                        "changes",
+                    ],
+                },
+            },
+        },
+        "required": ["section", "key", "former_keys", "url", "pages", "history"],
+    },
+    "Comparison": {
+        "type": "object",
+        "properties": {
+            "from": DATE,
+            "to": DATE,
+            "releases": {"type": "array", "items": DATE, "description": "The releases after `from`, up to `to`."},
+            "sections": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "number": STRING,
+                        "status": {"type": "string", "enum": ["added", "removed", "changed"]},
+                        "title": _ref("Texts"),
+                        "title_change": _nullable(_ref("Diffs")),
+                        "penalty_change": _nullable({"type": "array", "items": _nullable(STRING)}),
+                        "changes": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "key": STRING,
+                                    "note": _nullable({"type": "integer"}),
+                                    "status": {"type": "string", "enum": ["added", "removed", "changed", "moved"]},
+                                    "moved": {"type": "boolean"},
+                                    "part": _nullable(STRING),
+                                    "part_change": _nullable({"type": "array", "items": STRING}),
+                                    "bullet_change": _nullable({"type": "array", "items": {"type": "boolean"}}),
+                                    "language": _nullable(LANGUAGE),
+                                    "source": _nullable(STRING),
+                                    "changed_in": {"type": "array", "items": LANGUAGE},
+                                    "text": _ref("Diffs"),
+                                },
+                                "required": ["key", "note", "status", "moved", "changed_in", "text"],
+                            },
+                        },
+                        "url": _nullable(URL),
+                    },
+                    "required": ["number", "status", "title", "title_change", "penalty_change", "changes", "url"],
+                },
+            },
+            "pages": _ref("Pages"),
+        },
+        "required": ["from", "to", "releases", "sections", "pages"],
+    },
     "OEmbed": {
         "type": "object",
         "properties": {
@@ -339,6 +471,38 @@ def document():
                     "responses": {
                         "200": _json(_ref("Paragraph"), "The paragraph."),
                         "301": {"description": "A former key: the paragraph's address under its new key (Location)."},
+                        "404": NOT_FOUND,
+                    },
+                }
+            },
+            "/api/ipg/{number}/{key}/history/": {
+                "get": {
+                    "summary": "A paragraph across the releases: each release that changed it or its notes",
+                    "description": "Newest first, with the key it had then, its diffs in every language and what "
+                    "each translation followed in that release.",
+                    "operationId": "paragraphHistory",
+                    "parameters": [NUMBER, KEY],
+                    "responses": {
+                        "200": _json(_ref("History"), "The paragraph's history."),
+                        "301": {"description": "A former key: the history under its new key (Location)."},
+                        "404": NOT_FOUND,
+                    },
+                }
+            },
+            "/api/changes/": {
+                "get": {
+                    "summary": "What changed between any two releases, section by section",
+                    "description": "Computed once per pair and kept. Dates given newest first answer 301 to the "
+                    "same comparison in order.",
+                    "operationId": "changes",
+                    "parameters": [
+                        {"name": "from", "in": "query", "required": True, "schema": STRING},
+                        {"name": "to", "in": "query", "required": True, "schema": STRING},
+                    ],
+                    "responses": {
+                        "200": _json(_ref("Comparison"), "What changed."),
+                        "301": {"description": "The dates were given newest first (Location: the same in order)."},
+                        "400": _json(ERROR_BODY, "A date missing, not written as YYYY-MM-DD, or both the same."),
                         "404": NOT_FOUND,
                     },
                 }

@@ -125,3 +125,27 @@ def parse_date(value):
         return datetime.date.fromisoformat(value)
     except ValueError:
         return None
+
+
+class Comparison(models.Model):
+    """What changed from one release to a later one that is not the next, as the changes page shows it: computed
+    the first time a reader asks for the pair (`releases.comparisons`) and kept, since a release never changes.
+
+    `sections` is [{"number", "order", "changes"}], each `changes` as a `ChangedSection`'s; `basis` names both
+    releases' frozen content, so a release replaced since (`loadcontent --replace-release`) is compared again.
+    """
+
+    older = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+", verbose_name=_("from"))
+    newer = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+", verbose_name=_("to"))
+    basis = models.CharField(max_length=64, editable=False)
+    sections = models.JSONField(verbose_name=_("changes"))
+    computed_at = models.DateTimeField(auto_now=True, verbose_name=_("computed at"))
+
+    class Meta:
+        verbose_name = _("comparison of two releases")
+        verbose_name_plural = _("comparisons of two releases")
+        ordering = ["-computed_at"]
+        constraints = [models.UniqueConstraint(fields=["older", "newer"], name="one_comparison_per_pair")]
+
+    def __str__(self):
+        return f"{self.older} → {self.newer}"

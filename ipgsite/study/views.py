@@ -114,6 +114,8 @@ def paragraph(request, number, key):
             else ""
         ),
         "current_url": share_path + (f"?langs={compare.serialize(codes)}" if chosen else ""),
+        "history_url": reverse("history:paragraph", kwargs={"number": section.number, "key": paragraph.key})
+        + (f"?langs={compare.serialize(codes)}" if chosen else ""),
         "comparing": comparing,
         "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
         "canonical_url": request.build_absolute_uri(

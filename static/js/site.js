@@ -191,6 +191,7 @@
     var share = menu.dataset.share.replace("{key}", key);
     $(".share-link", menu).href = share;
     $(".cite-link", menu).href = share + "#cite";
+    $(".history-link", menu).href = menu.dataset.history.replace("{key}", key);
     menu.hidden = false;
     showBar();
     reveal(menu);

@@ -37,7 +37,10 @@ def paragraph_menu(context, section):
     """The ¶ menu, once per page: static/js/study.js moves it under the paragraph whose ¶ was tapped and fills in
     that paragraph's reference and share link (`data-share`, with {key} for its key)."""
     share = share_url(context, section, Paragraph(key=KEY)).replace(f"/{KEY}/", "/{key}/")
-    return {"section": section.number, "share": share, "section_url": context["request"].path}
+    history = reverse("history:paragraph", kwargs={"number": section.number, "key": KEY}).replace(f"/{KEY}/", "/{key}/")
+    if context.get("comparing"):
+        history += f"?langs={compare.serialize(context['codes'])}"
+    return {"section": section.number, "share": share, "history": history, "section_url": context["request"].path}
 
 
 @register.inclusion_tag("study/list_bar.html")

@@ -104,6 +104,11 @@ sub vcl_recv {
     } else {
         unset req.http.Accept-Encoding;
     }
+    # Section and paragraph pages answer their Markdown to Accept: text/markdown, and say Vary: Accept. Every other
+    # Accept (a browser's, curl's */*) gets the HTML: one stored copy for all of them, whatever they send.
+    if (req.http.Accept !~ "(?i)text/markdown") {
+        unset req.http.Accept;
+    }
 
     if (req.url ~ {"{{ static }}"}) {
         unset req.http.Cookie;
