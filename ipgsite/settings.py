@@ -24,17 +24,37 @@ DEBUG = env.bool("DEBUG", default=False)
 DEPLOYED = not DEBUG
 DEVELOPMENT_KEY = "insecure-development-key-never-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="") or (DEVELOPMENT_KEY if not DEPLOYED else "")
-if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
+# What Django's check --deploy (security.W009) calls a weak key is refused here, not only warned about.
+MIN_SECRET_KEY_LENGTH = 50
+MIN_SECRET_KEY_CHARACTERS = 5
+INSECURE_SECRET_KEY_PREFIX = "django-insecure-"
+
+
+def _weak_secret_key(key):
+    """Why a deployment cannot sign with `key`, or None."""
+    if key in ("", DEVELOPMENT_KEY):
+        return (
+            "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and "
+            "it needs a SECRET_KEY of its own"
+        )
+    if len(key) < MIN_SECRET_KEY_LENGTH:
+        return f"SECRET_KEY has {len(key)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random ones"
+    if len(set(key)) < MIN_SECRET_KEY_CHARACTERS:
+        return (
+            f"SECRET_KEY has {len(set(key))} different characters: a deployment needs a random key, with at least "
+            f"{MIN_SECRET_KEY_CHARACTERS} different ones"
+        )
+    if key.startswith(INSECURE_SECRET_KEY_PREFIX):
+        return (
+            f"SECRET_KEY starts with {INSECURE_SECRET_KEY_PREFIX!r}, as the development key `startproject` writes "
+            "does: a deployment needs a key of its own"
+        )
+    return None
+
+
+if DEPLOYED and (_weak := _weak_secret_key(SECRET_KEY)):
     raise ImproperlyConfigured(
-        "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and it "
-        "needs a SECRET_KEY of its own: "
-        "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
-    )
-MIN_SECRET_KEY_LENGTH = 50  # what Django's check security.W009 asks for
-if DEPLOYED and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
-    raise ImproperlyConfigured(
-        f"SECRET_KEY has {len(SECRET_KEY)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random "
-        "ones: python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        f"{_weak}: python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
