@@ -248,7 +248,8 @@ def main():
     print(f"{'target':<34} {'req/s':>8} {'p50 (slices)':>30} {'errors':>6} {'÷ static direct':>16}")
     for name, r in results.items():
         rps = r["requests"] / seconds
-        print(f"{name:<34} {rps:>8.0f} {' '.join(r['p50']):>30} {r['errors']:>6} {rps / baseline:>15.1f}x")
+        ratio = f"{rps / baseline:>15.1f}x" if baseline else f"{'-':>16}"  # a slice starved by the one before it
+        print(f"{name:<34} {rps:>8.0f} {' '.join(r['p50']):>30} {r['errors']:>6} {ratio}")
     through, direct = (results[f"compare 2.3, {way}"]["requests"] for way in ("through Varnish", "direct to gunicorn"))
     print(f"\nCompare page through Varnish ÷ direct to gunicorn: {through / direct:.1f}x")
     made_up = {way: results[f"compare 2.3 &x=<new>, {way}"]["requests"] for way in ("Varnish", "gunicorn")}
