@@ -7,16 +7,17 @@ Run `make bench-edge` (it installs Debian's varnish and wrk when missing). One r
   `manage.py varnishvcl` prints (`-p http_gzip_support=off`, 256 MB of memory);
 - wrk (BENCH_CONNECTIONS connections, BENCH_THREADS threads) in alternating slices of 5 s (BENCH_SLICES rounds),
   so that every target sees the same machine: the three-language compare page through Varnish and direct to
-  gunicorn (its page cache warm), and a static file as large as that page through whitenoise, direct and through
-  Varnish;
+  gunicorn (its page cache warm), the same with a made-up parameter that is new on every request (`&x=<n>`: what
+  a reader's tracking parameter, or an attacker, adds), and a static file as large as that page through
+  whitenoise, direct and through Varnish;
 - then a mixed workload through Varnish for BENCH_DURATION seconds: readers with an analytics cookie, half of them
   with an interface language cookie, a third with a remembered compare choice, over outline, sections, compare
   and share pages, penalties, glossary, finder, changes, feed, lists, API, sitemap; its requests/s and the hit
   ratio varnishstat counts.
 
 It prints requests/s, p50 and p99, errors and ratios: each target against the static file served by gunicorn, and
-through Varnish against direct. It exits non-zero on any error, or if the compare page through Varnish serves
-fewer requests/s than directly.
+through Varnish against direct. It exits non-zero on any error, if the compare page through Varnish serves
+fewer requests/s than directly, or if a made-up parameter halves what Varnish serves.
 """
 
 import os
@@ -53,6 +54,17 @@ request = function()
   local cookie = cookies[(n %% #cookies) + 1]
   return wrk.format("GET", path, {["Cookie"] = cookie, ["Accept-Encoding"] = "br, gzip",
                                   ["X-Forwarded-Proto"] = "https"})
+end
+"""
+
+
+# The reviewer's attack (issue 32): the compare page with a parameter nobody else ever sends, a new one each time.
+MADE_UP_LUA = """
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "%(path)s&x=" .. n .. "-" .. math.random(1000000000),
+                    {["Accept-Encoding"] = "br, gzip", ["X-Forwarded-Proto"] = "https"})
 end
 """
 
@@ -186,13 +198,17 @@ def main():
         gunicorn = Gunicorn(env, workers=int(env.get("WEB_CONCURRENCY", os.cpu_count() + 1)), port=gunicorn_port)
         varnish = Varnish(env, f"127.0.0.1:{gunicorn.port}", workdir / "varnish", storage="malloc,256m")
         static = f"/static/{STATIC_COPY}"
+        made_up = workdir / "made-up.lua"
+        made_up.write_text(MADE_UP_LUA % {"path": COMPARE})
         targets = {
-            "compare 2.3, through Varnish": (varnish.port, COMPARE),
-            "compare 2.3, direct to gunicorn": (gunicorn.port, COMPARE),
-            "static file, through Varnish": (varnish.port, static),
-            "static file, direct to gunicorn": (gunicorn.port, static),
+            "compare 2.3, through Varnish": (varnish.port, COMPARE, None),
+            "compare 2.3, direct to gunicorn": (gunicorn.port, COMPARE, None),
+            "compare 2.3 &x=<new>, Varnish": (varnish.port, COMPARE, str(made_up)),
+            "compare 2.3 &x=<new>, gunicorn": (gunicorn.port, COMPARE, str(made_up)),
+            "static file, through Varnish": (varnish.port, static, None),
+            "static file, direct to gunicorn": (gunicorn.port, static, None),
         }
-        for name, (port, path) in targets.items():
+        for name, (port, path, _script) in targets.items():
             for _ in range(2):  # warm: the page cache, Varnish
                 status, response = fetch(port, path)
                 assert status == 200, f"{name}: HTTP {status}"
@@ -200,8 +216,8 @@ def main():
         print(f"{SLICES} rounds of {SLICE_SECONDS} s per target, alternating, {CONNECTIONS} connections …", flush=True)
         results = {name: {"requests": 0, "errors": 0, "p50": [], "p99": []} for name in targets}
         for _ in range(SLICES):
-            for name, (port, path) in targets.items():
-                run = wrk(port, path, SLICE_SECONDS)
+            for name, (port, path, script) in targets.items():
+                run = wrk(port, path, SLICE_SECONDS, script=script)
                 results[name]["requests"] += run["requests"]
                 results[name]["errors"] += run["errors"]
                 results[name]["p50"].append(run["p50"])
@@ -232,9 +248,15 @@ def main():
     print(f"{'target':<34} {'req/s':>8} {'p50 (slices)':>30} {'errors':>6} {'÷ static direct':>16}")
     for name, r in results.items():
         rps = r["requests"] / seconds
-        print(f"{name:<34} {rps:>8.0f} {' '.join(r['p50']):>30} {r['errors']:>6} {rps / baseline:>15.1f}x")
+        ratio = f"{rps / baseline:>15.1f}x" if baseline else f"{'-':>16}"  # a slice starved by the one before it
+        print(f"{name:<34} {rps:>8.0f} {' '.join(r['p50']):>30} {r['errors']:>6} {ratio}")
     through, direct = (results[f"compare 2.3, {way}"]["requests"] for way in ("through Varnish", "direct to gunicorn"))
     print(f"\nCompare page through Varnish ÷ direct to gunicorn: {through / direct:.1f}x")
+    made_up = {way: results[f"compare 2.3 &x=<new>, {way}"]["requests"] for way in ("Varnish", "gunicorn")}
+    print(
+        f"With a made-up parameter, a new one each request ÷ the plain page: through Varnish "
+        f"{made_up['Varnish'] / through:.2f}x, direct to gunicorn {made_up['gunicorn'] / direct:.2f}x"
+    )
     counted = {name: after[name] - before[name] for name in ("cache_hit", "cache_miss", "s_pass", "s_synth")}
     looked_up = counted["cache_hit"] + counted["cache_miss"] + counted["s_pass"]
     print(
@@ -249,6 +271,8 @@ def main():
         failures.append(f"mixed workload: {mixed['errors']} errors")
     if through < direct:
         failures.append("the compare page is slower through Varnish than direct")
+    if made_up["Varnish"] < through / 2:
+        failures.append("a made-up parameter gets past Varnish: half as many requests/s as the plain page, or fewer")
     if failures:
         sys.exit("FAILED: " + "; ".join(failures))
     print("OK: no errors, and Varnish serves the compare page faster than gunicorn does.")

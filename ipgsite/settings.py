@@ -25,17 +25,37 @@ DEBUG = env.bool("DEBUG", default=False)
 DEPLOYED = not DEBUG
 DEVELOPMENT_KEY = "insecure-development-key-never-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="") or (DEVELOPMENT_KEY if not DEPLOYED else "")
-if DEPLOYED and SECRET_KEY in ("", DEVELOPMENT_KEY):
+# What Django's check --deploy (security.W009) calls a weak key is refused here, not only warned about.
+MIN_SECRET_KEY_LENGTH = 50
+MIN_SECRET_KEY_CHARACTERS = 5
+INSECURE_SECRET_KEY_PREFIX = "django-insecure-"
+
+
+def _weak_secret_key(key):
+    """Why a deployment cannot sign with `key`, or None."""
+    if key in ("", DEVELOPMENT_KEY):
+        return (
+            "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and "
+            "it needs a SECRET_KEY of its own"
+        )
+    if len(key) < MIN_SECRET_KEY_LENGTH:
+        return f"SECRET_KEY has {len(key)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random ones"
+    if len(set(key)) < MIN_SECRET_KEY_CHARACTERS:
+        return (
+            f"SECRET_KEY has {len(set(key))} different characters: a deployment needs a random key, with at least "
+            f"{MIN_SECRET_KEY_CHARACTERS} different ones"
+        )
+    if key.startswith(INSECURE_SECRET_KEY_PREFIX):
+        return (
+            f"SECRET_KEY starts with {INSECURE_SECRET_KEY_PREFIX!r}, as the development key `startproject` writes "
+            "does: a deployment needs a key of its own"
+        )
+    return None
+
+
+if DEPLOYED and (_weak := _weak_secret_key(SECRET_KEY)):
     raise ImproperlyConfigured(
-        "SECRET_KEY is not set (or is the public development key). DEBUG is off, so this is a deployment, and it "
-        "needs a SECRET_KEY of its own: "
-        "python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
-    )
-MIN_SECRET_KEY_LENGTH = 50  # what Django's check security.W009 asks for
-if DEPLOYED and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
-    raise ImproperlyConfigured(
-        f"SECRET_KEY has {len(SECRET_KEY)} characters: a deployment needs at least {MIN_SECRET_KEY_LENGTH} random "
-        "ones: python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        f"{_weak}: python -c 'import secrets; print(secrets.token_urlsafe(50))'. For development, set DEBUG=1."
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
@@ -101,6 +121,7 @@ READING_LAYERS = {
 }
 
 MIDDLEWARE = [
+    "ipgsite.caching.middleware.LongUrlMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ipgsite.compression.GZipExceptPictures",
@@ -253,9 +274,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Public pages kept in the cache (ipgsite/caching), by URL name, with the query parameters that choose
-# what each shows; PAGE_CACHE_COOKIES are the cookies a public page reads or sets for everyone alike,
-# each with the function that reads it as the pages do (made-up values then share one cache entry).
+# Public pages kept in the cache (ipgsite/caching), by URL name, with the query parameters each reads, in the order
+# the site's links write them: the one list of what a page type reads, which the page cache and the VCL both follow.
+# Any other parameter (a made-up one, fbclid, utm_source) is dropped before the page is looked up or rendered, here
+# and at the edge. PAGE_CACHE_REPEATED names the parameters that repeat; PAGE_CACHE_PASSED those with which a page
+# is answered but never kept (one page per query: search). PAGE_CACHE_COOKIES are the cookies a public page reads or
+# sets for everyone alike, each with the function that reads it as the pages do (made-up values then share one
+# cache entry).
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
@@ -270,9 +295,9 @@ PAGE_CACHE_VIEWS = {
     "api:linker": [],
     "api:openapi": [],
     "embedding:linker": [],
-    # The empty form only: one page per query would let anyone push the real pages out of the cache.
-    "search:search": [],
-    "django.contrib.sitemaps.views.sitemap": [],
+    # Kept as the empty form only (PAGE_CACHE_PASSED).
+    "search:search": ["q", "language", "kind", "page"],
+    "django.contrib.sitemaps.views.sitemap": ["p"],
     "offline:service-worker": [],
     "offline:manifest": ["lang"],
     "offline:pages": ["lang", "langs"],
@@ -289,7 +314,9 @@ PAGE_CACHE_VIEWS = {
     "releases:feed": [],
     "api-releases": [],
 }
-PAGE_CACHE_REPEATED = {"study:list": ["p"]}
+PAGE_CACHE_REPEATED = {"study:list": ["p"], "search:search": ["language", "kind"]}
+# One page per query would let anyone push the real pages out of the cache: answered, never kept.
+PAGE_CACHE_PASSED = {"search:search": ["q", "language", "kind", "page"]}
 # The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
 PAGE_CACHE_RELEASE_PAGES = {
@@ -321,10 +348,16 @@ EDGE_STALE_IF_ERROR = env.int("EDGE_STALE_IF_ERROR", default=24 * 3600)
 EDGE_PURGE_URLS = env.list("EDGE_PURGE_URLS", default=[])
 EDGE_PURGE_TIMEOUT = env.float("EDGE_PURGE_TIMEOUT", default=2.0)
 EDGE_PURGE_AGAIN_AFTER = env.float("EDGE_PURGE_AGAIN_AFTER", default=2.0)
-# For `manage.py varnishvcl`: the addresses whose purges the cache accepts (the gunicorn hosts), and those of the
-# TLS proxies in front of it, whose X-Forwarded-Proto and X-Forwarded-For it believes. Addresses or networks.
-EDGE_PURGERS = env.list("EDGE_PURGERS", default=["127.0.0.1", "::1"])
+# Who may purge (`manage.py varnishvcl`, and the purges this site sends): with EDGE_PURGE_TOKEN set, a purge must
+# carry it (X-Purge-Token; 32 or more characters: python -c 'import secrets; print(secrets.token_urlsafe(32))'),
+# and come from EDGE_PURGERS when that lists any address. Without a token, only from EDGE_PURGERS, and never from a
+# TLS proxy's address: what reaches the cache from there may be any reader's. EDGE_TLS_PROXIES are the TLS proxies
+# in front of the cache, whose X-Forwarded-Proto and X-Forwarded-For it believes. Addresses or networks.
+EDGE_PURGE_TOKEN = env.str("EDGE_PURGE_TOKEN", default="")
+EDGE_PURGERS = env.list("EDGE_PURGERS", default=[])
 EDGE_TLS_PROXIES = env.list("EDGE_TLS_PROXIES", default=["127.0.0.1", "::1"])
+# Longer addresses are answered 414, by the site and by the VCL (gunicorn refuses a request line over 4094 bytes).
+MAX_URL_LENGTH = 4000
 # Public pages outside the language prefixes whose answer is the same in every interface language (None), or once
 # the parameter named here gives the language, as the site's own links do: they need not vary on Accept-Language.
 EDGE_ANY_LANGUAGE = {

@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
 import pytest
+from django.core.checks import run_checks
 from django.core.management import CommandError, call_command
 from django.core.signals import request_started
 from django.db import transaction
@@ -28,6 +29,7 @@ SHARED = [
     "/en/changes/",
     "/en/changes/feed/",
     "/en/list/?p=2.3:example-c&p=2.4:definition-1",
+    "/en/ipg/2.3/?langs=en,ja&utm_source=chat",  # a parameter the page does not read: the page itself
     "/en/search/",
     "/api/ipg/",
     "/api/ipg/2.3/",
@@ -137,7 +139,6 @@ def test_anything_with_a_csrf_token_is_private(client, ipg):
         "/en/search/?q=card",  # one page per query: never kept
         "/en/quiz/",  # a new shuffle for each reader
         "/en/quiz/?seed=7",  # any number of them
-        "/en/ipg/2.3/?utm_source=chat",  # a parameter the page does not read
         "/en/ipg/9.9/",  # not found (yet)
         "/ipg/2.3/",  # to the reader's language, by their cookie or Accept-Language
         "/manifest.webmanifest",  # in the reader's language, with no `lang` to say which
@@ -202,9 +203,11 @@ class Purges(BaseHTTPRequestHandler):
     """A cache on loopback that records the purges it is sent."""
 
     received = []
+    tokens = []
 
     def do_BAN(self):  # noqa: N802 (the method's name)
         self.received.append((self.command, self.path, self.headers.get("Surrogate-Key")))
+        self.tokens.append(self.headers.get("X-Purge-Token"))
         self.send_response(200)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -216,7 +219,7 @@ class Purges(BaseHTTPRequestHandler):
 @pytest.fixture
 def cache_server():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Purges)
-    Purges.received = []
+    Purges.received, Purges.tokens = [], []
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/", Purges.received
@@ -297,6 +300,68 @@ def test_a_backend_that_is_not_host_and_port_is_refused(backend):
         call_command("varnishvcl", "--backend", backend, stdout=StringIO())
 
 
+TOKEN = "k7Vq2mZp9xT4rW8nB3cF6hJ1sD5gL0aE"
+
+
+def vcl_text(**options):
+    out, err = StringIO(), StringIO()
+    call_command("varnishvcl", "--backend", "127.0.0.1:8000", stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
+
+
+def ban_block(text):
+    return text.split('if (req.method == "BAN") {', 1)[1].split("\n    }\n", 1)[0]
+
+
+def test_by_default_nobody_may_purge_and_the_command_says_so(settings):
+    """The defaults are safe: no token, no purger address, so no reader behind the TLS proxy on this host (the
+    default EDGE_TLS_PROXIES) can empty the cache."""
+    assert settings.EDGE_PURGE_TOKEN == "" and settings.EDGE_PURGERS == []
+    text, warned = vcl_text()
+    assert 'return (synth(403, "Not allowed to purge"));' in ban_block(text) and "ban(" not in ban_block(text)
+    assert "acl purgers" not in text
+    assert "Nobody may purge this cache" in warned
+
+
+def test_purgers_that_are_also_tls_proxies_need_the_token_and_the_command_warns(settings):
+    settings.EDGE_PURGERS = ["127.0.0.1", "10.0.0.0/24"]
+    settings.EDGE_TLS_PROXIES = ["127.0.0.1", "::1", "10.0.0.2"]
+    text, warned = vcl_text()
+    assert "client.ip !~ purgers || client.ip ~ tls_proxies" in ban_block(text)
+    assert "EDGE_PURGERS includes the address of a TLS proxy (127.0.0.1, 10.0.0.0/24" in warned
+    ids = [m.id for m in run_checks(include_deployment_checks=True)]
+    assert "caching.W003" in ids
+    # The near miss: purgers apart from the proxies, or a token, and nothing is said.
+    settings.EDGE_PURGERS = ["10.0.0.11", "10.0.0.12"]
+    assert vcl_text()[1] == "" and "caching.W003" not in [m.id for m in run_checks(include_deployment_checks=True)]
+    settings.EDGE_PURGERS, settings.EDGE_PURGE_TOKEN = ["127.0.0.1"], TOKEN
+    text, warned = vcl_text()
+    assert warned == "" and "caching.W003" not in [m.id for m in run_checks(include_deployment_checks=True)]
+    assert f'req.http.X-Purge-Token != "{TOKEN}" || client.ip !~ purgers' in ban_block(text)
+
+
+def test_with_a_token_a_purge_must_carry_it_from_wherever_it_comes(settings):
+    settings.EDGE_PURGE_TOKEN = TOKEN
+    text, warned = vcl_text()
+    assert f'if (req.http.X-Purge-Token != "{TOKEN}") {{' in ban_block(text) and warned == ""
+    assert "unset req.http.X-Purge-Token;" in text  # never passed on to the site
+
+
+@pytest.mark.parametrize("token", ["short", TOKEN + '"; }', TOKEN + " x", TOKEN + "\n"])
+def test_a_token_a_header_cannot_carry_or_too_short_is_refused(settings, token):
+    settings.EDGE_PURGE_TOKEN = token
+    with pytest.raises(CommandError, match="EDGE_PURGE_TOKEN must be 32 or more"):
+        vcl_text()
+    assert "caching.W004" in [m.id for m in run_checks(include_deployment_checks=True)]
+
+
+def test_the_site_sends_its_token_with_each_purge(settings, cache_server):
+    url, received = cache_server
+    settings.EDGE_PURGE_URLS, settings.EDGE_PURGE_TOKEN = [url], TOKEN
+    assert purges.send("ipg-content") == [True]
+    assert Purges.tokens == [TOKEN]
+
+
 def test_an_address_that_is_not_one_is_refused(settings):
     settings.EDGE_PURGERS = ["10.0.0.1/8"]
     with pytest.raises(CommandError, match="EDGE_PURGERS"):
@@ -312,6 +377,7 @@ def test_an_address_that_is_not_one_is_refused(settings):
         ("/ja/ipg/2.3/example-c/", True),
         ("/en/finder/in-game/no-trigger/", True),
         ("/en/changes/feed/", True),
+        ("/en/search/", True),
         ("/api/ipg/2.3/", True),
         ("/offline/pages.json?lang=en&langs=", True),
         ("/manifest.webmanifest?lang=ja", True),
@@ -322,6 +388,7 @@ def test_an_address_that_is_not_one_is_refused(settings):
         ("/admin/", False),
         ("/admin/translate/2.3/ja/", False),
         ("/en/quiz/", False),
+        ("/en/search/?q=card", False),  # one page per query
         ("/manifest.webmanifest", False),  # the reader's language
         ("/en/ipg/2.3/preview.png", False),
         ("/fr/ipg/2.3/", False),
@@ -329,7 +396,17 @@ def test_an_address_that_is_not_one_is_refused(settings):
     ],
 )
 def test_the_vcl_looks_up_exactly_the_public_pages(url, public):
-    assert bool(re.search(vcl.public_pages(), url)) is public
+    assert vcl.looked_up(url) is public
+
+
+def test_the_vcl_keeps_the_query_parameters_of_each_page_type_as_the_page_cache_does(settings):
+    """One list for both: every page type of PAGE_CACHE_VIEWS is in a group of the VCL, with its parameters in the
+    same order (a search page too, whose queries are passed)."""
+    grouped = {name: group for group in vcl.page_groups() for name in group.names}
+    assert set(grouped) == set(settings.PAGE_CACHE_VIEWS)
+    for name, parameters in settings.PAGE_CACHE_VIEWS.items():
+        assert list(grouped[name].parameters) == parameters, name
+    assert grouped["search:search"].passed == ("q", "language", "kind", "page")
 
 
 @pytest.mark.parametrize(

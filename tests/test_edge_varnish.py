@@ -40,6 +40,7 @@ LANGUAGES = ["en", "zh-hans", "ja"]
 CHOICES = ["en,zh-hans", "en,ja", "zh-hans,en", "zh-hans,ja", "ja,en", "ja,zh-hans", "en,zh-hans,ja", "ja,en,zh-hans"]
 COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
 EDITED = "プレイヤーが《闇の腹心》の誘発型能力を解決した(エッジのテスト)。"
+PURGE_TOKEN = secrets.token_urlsafe(32)
 
 
 def environment(workdir, **overrides):
@@ -52,6 +53,9 @@ def environment(workdir, **overrides):
         "CACHE_URL": f"filecache:///{workdir}/cache?max_entries=100000",
         "STATIC_ROOT": str(workdir / "static"),
         "PREVIEW_IMAGE_DIR": str(workdir / "previews"),
+        # The site purges from 127.0.0.1, where the TLS proxy's requests come from too (EDGE_TLS_PROXIES' default):
+        # only with the token.
+        "EDGE_PURGE_TOKEN": PURGE_TOKEN,
         **overrides,
     }
 
@@ -205,7 +209,15 @@ def test_a_cached_page_is_what_django_serves(site, path):
     assert again.status == 304 and again.getheader("X-Edge") == "hit"
 
 
-@pytest.mark.parametrize("path", ["/en/ipg/2.4/", "/ja/ipg/2.4/?release=2024-09-23", "/en/list/?p=2.3:example-c"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/en/ipg/2.4/",
+        "/ja/ipg/2.4/?release=2024-09-23",
+        "/en/list/?p=2.3:example-c",
+        "/en/ipg/2.4/?utm_source=chat&release=2024-09-23",  # the redirect drops what the page does not read
+    ],
+)
 def test_the_remembered_choice_redirects_at_the_edge_as_django_does(site, path):
     reader = Reader("remembering")
     chosen = reader.fetch(site.purged.port, "/en/ipg/2.3/?" + urlencode({"langs": ["ja", "en", ""]}, doseq=True))
@@ -579,3 +591,113 @@ def test_a_change_reaches_every_reader_within_the_bound_and_errors_get_the_copy_
     down = reader.fetch(varnish.port, page)
     assert down.status == 200 and down.edge == "stale-if-error" and "(再読込)" in down.text
     assert reader.fetch(varnish.port, "/ja/ipg/4.1/").status == 503  # never cached: nothing to serve
+
+
+# Nobody gets past the cache, nor empties it -----------------------------------------------------------------------
+
+
+def backend_requests(varnish):
+    return varnish.counters()["backend_req"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        f"x={secrets.token_hex(8)}",  # made up, a new one each time
+        "fbclid=IwAR2x7QkVbT1Z",  # a link shared on Facebook
+        "utm_source=chat&utm_medium=share&utm_campaign=ipg",  # a link with a campaign's tracking
+    ],
+)
+def test_a_parameter_the_page_does_not_read_is_served_from_the_cache_and_never_reaches_the_site(site, extra):
+    """The reviewer's attack: /ja/ipg/2.3/?langs=ja,zh-hans,en&x=<random> rendered a 0.9 s page every time. Now
+    Varnish drops what the page does not read before it looks the page up: a hit, and no request to gunicorn."""
+    port = site.unpurged.port
+    page = "/ja/ipg/2.3/?langs=ja,zh-hans,en"
+    reader = Reader("sharer", _ga="GA1.2.11.12")
+    reader.fetch(port, page)
+    cached = reader.fetch(port, page)
+    assert cached.edge == "hit"
+    before = backend_requests(site.unpurged)
+    for url in [f"{page}&{extra}", f"/ja/ipg/2.3/?{extra}&langs=ja,zh-hans,en", f"{page}&{extra}&{extra}&&"]:
+        shared = reader.fetch(port, url)
+        assert (shared.status, shared.edge) == (200, "hit"), url
+        assert shared.text == cached.text and shared.getheader("ETag") == cached.getheader("ETag")
+    assert backend_requests(site.unpurged) == before
+
+
+def test_the_order_of_a_pages_parameters_does_not_split_the_cache(site):
+    port = site.unpurged.port
+    reader = Reader("orderly")
+    first = reader.fetch(port, "/en/ipg/2.3/?release=2024-09-23&langs=en,ja")
+    assert first.status == 200 and first.edge in ("miss", "hit")
+    before = backend_requests(site.unpurged)
+    for url in [
+        "/en/ipg/2.3/?langs=en,ja&release=2024-09-23",
+        "/en/ipg/2.3/?x=1&langs=en,ja&utm_id=2&release=2024-09-23",
+    ]:
+        again = reader.fetch(port, url)
+        assert (again.status, again.edge, again.text) == (200, "hit", first.text), url
+    # A reading list keeps its paragraphs in the order the URL names them: a different list, not a different order.
+    listed = reader.fetch(port, "/en/list/?p=2.3:example-c&p=2.4:definition-1")
+    reordered = reader.fetch(port, "/en/list/?p=2.4:definition-1&p=2.3:example-c")
+    assert listed.text.index("example-c") < listed.text.index("definition-1")
+    assert reordered.text.index("definition-1") < reordered.text.index("example-c")
+    assert backend_requests(site.unpurged) - before <= 2  # the two lists, at most once each
+
+
+@pytest.mark.parametrize("length", [4_001, 12_000, 20_000])
+def test_a_url_too_long_for_any_page_is_414_at_the_edge(site, length):
+    """Over MAX_URL_LENGTH (4,000), before any regex of the VCL reads it: it was a "503 VCL failed" over 12 KB."""
+    for path in ["/ja/ipg/2.3/?langs=ja,zh-hans,en&x=", "/manifest.webmanifest?x=", "/offline/pages.json?"]:
+        url = path + "a&" * ((length - len(path)) // 2) + "a" * ((length - len(path)) % 2)
+        assert len(url) == length
+        response = Reader("long").fetch(site.unpurged.port, url)
+        assert (response.status, response.edge) == (414, "synth"), path
+        assert "at most 4000 characters" in response.text
+
+
+def test_a_url_just_short_enough_with_thousands_of_parameters_is_answered(site):
+    before = backend_requests(site.unpurged)
+    for path in ["/manifest.webmanifest?lang=ja&", "/offline/pages.json?lang=ja&langs=en,ja&", "/en/ipg/2.3/?"]:
+        url = path + "a&" * ((3_990 - len(path)) // 2)
+        response = Reader("many").fetch(site.unpurged.port, url)
+        assert response.status == 200 and response.edge in ("hit", "miss"), path
+    assert backend_requests(site.unpurged) - before <= 3
+
+
+def test_django_itself_answers_a_url_too_long_with_414(site):
+    """Straight to gunicorn (which refuses a request line over 4094 bytes itself): Django's own 414, not a 500."""
+    url = "/ja/ipg/2.3/?langs=ja,zh-hans,en&x=" + "a" * 4_010
+    response = Reader("long").fetch(site.gunicorn.port, url)
+    assert response.status == 414 and "4000" in response.text
+
+
+@pytest.fixture
+def own_cache(site, tmp_path):
+    """A Varnish of its own in front of the site, so that a purge here empties no other test's cache."""
+    varnish = Varnish(site.env, f"127.0.0.1:{site.gunicorn.port}", tmp_path / "own")
+    try:
+        yield varnish
+    finally:
+        varnish.stop()
+
+
+def ban(varnish, **headers):
+    return request(varnish.port, "BAN", "/", {"Host": HOST, "Surrogate-Key": "ipg-content", **headers})
+
+
+def test_a_purge_through_the_tls_proxy_is_refused_and_the_sites_token_is_accepted(site, own_cache):
+    """127.0.0.1 is a TLS proxy's address here (EDGE_TLS_PROXIES' default): what comes from there may be any
+    reader's. `BAN /` without the token, or with another, empties nothing; with EDGE_PURGE_TOKEN it does."""
+    reader = Reader("reader")
+    reader.fetch(own_cache.port, COMPARE)
+    assert reader.fetch(own_cache.port, COMPARE).edge == "hit"
+    for headers in ({}, {**TLS_PROXY_HEADERS}, {"X-Purge-Token": "guess"}, {"X-Purge-Token": PURGE_TOKEN[:-1]}):
+        refused = ban(own_cache, **headers)
+        assert refused.status == 403 and refused.body == b"Not allowed to purge", headers
+    assert "ipg-content" not in own_cache.admin("ban.list")
+    assert reader.fetch(own_cache.port, COMPARE).edge == "hit"
+
+    accepted = ban(own_cache, **{"X-Purge-Token": PURGE_TOKEN})
+    assert accepted.status == 200 and "ipg-content" in own_cache.admin("ban.list")
+    assert reader.fetch(own_cache.port, COMPARE).edge == "miss"

@@ -92,14 +92,59 @@ def test_a_bad_size_is_a_clear_400(client, ipg, value):
         "http://testserver/xx/ipg/2.3/example-c/",  # no such language
         "http://testserver/en/ipg/2.3/example-c/?release=2020-01-01",  # no such release
         "javascript:alert(1)",
-        "",
         "http://testserver/admin/",
+        "http://[::1/en/ipg/2.3/example-c/",  # not an address at all
+        "http://testserver:99999/en/ipg/2.3/example-c/",
+        "http://testserver/en/ipg/2.3/example-c/?release=" + "9" * 5_000,
+        "http://testserver/en/ipg/" + "9" * 5_000 + "/example-c/",
+        "http://testserver/en/ipg/2\x00.3/example-c/",
     ],
 )
-def test_a_url_that_is_not_a_paragraph_of_this_site_is_a_404(client, ipg, url):
+def test_a_url_that_is_not_a_paragraph_of_this_site_is_a_404(client, ipg, settings, url):
+    settings.MAX_URL_LENGTH = 100_000
     response = oembed(client, url)
     assert response.status_code == 404
     assert response.json() == {"error": "This URL is not a paragraph of this site."}
+
+
+PARAGRAPH = "http://testserver/en/ipg/2.3/example-c/"
+# What an answer must never show a consumer: how Python read (or failed to read) a parameter.
+INTERNALS = ("int()", "literal", "Traceback", "limit", "ValueError", "Exception", "sys.", "base 10")
+
+
+@pytest.mark.parametrize(
+    "params,status,said",
+    [
+        ({"maxwidth": "²"}, 400, "maxwidth is a whole number of pixels, from 1 to 10000."),
+        ({"maxwidth": "9" * 5_000}, 400, "maxwidth is a whole number of pixels, from 1 to 10000."),
+        ({"maxwidth": "１２０"}, 400, "maxwidth is a whole number of pixels, from 1 to 10000."),  # full-width digits
+        ({"maxheight": "١٢"}, 400, "maxheight is a whole number of pixels, from 1 to 10000."),  # Arabic-Indic
+        ({"maxheight": "300px"}, 400, "maxheight is a whole number of pixels, from 1 to 10000."),
+        ({"maxheight": " 300"}, 400, "maxheight is a whole number of pixels, from 1 to 10000."),
+        ({"maxheight": "0x10"}, 400, "maxheight is a whole number of pixels, from 1 to 10000."),
+        ({"url": ""}, 400, "url is required: the address of a paragraph's page on this site."),
+        ({"url": None}, 400, "url is required: the address of a paragraph's page on this site."),
+        ({"url": "http://[::1/en/ipg/2.3/example-c/"}, 404, "This URL is not a paragraph of this site."),
+        ({"url": PARAGRAPH + "?release=" + "9" * 5_000}, 404, "This URL is not a paragraph of this site."),
+        ({"format": "xml"}, 501, "Only format=json is served."),
+        ({"format": "x" * 5_000}, 501, "Only format=json is served."),
+    ],
+)
+def test_a_bad_parameter_is_named_with_what_it_may_be_and_nothing_of_python(
+    client, ipg, settings, params, status, said
+):
+    settings.MAX_URL_LENGTH = 100_000  # the view's own answers, whatever the site's bound on addresses (tested apart)
+    query = {name: value for name, value in {"url": PARAGRAPH, "format": "json", **params}.items() if value is not None}
+    response = client.get("/oembed/", query)
+    assert response.status_code == status
+    text = response.content.decode()
+    assert (response.json()["error"] if response["Content-Type"] == "application/json" else text) == said
+    assert not any(internal in text for internal in INTERNALS), text
+
+
+def test_errors_are_in_the_language_of_the_request(client, ipg):
+    response = client.get("/oembed/", {"url": PARAGRAPH, "maxwidth": "²"}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 400 and response.json()["error"].startswith("maxwidthは")
 
 
 def test_xml_is_not_implemented_as_the_specification_says(client, ipg):

@@ -87,9 +87,11 @@ def test_made_up_parameters_add_nothing_to_the_page_cache(client, ipg, path, mad
 
 
 def test_the_lists_the_worker_asks_for_are_kept(client, ipg):
-    # as the worker spells them: URLSearchParams encodes the comma
-    for query in ["lang=zh-hans&langs=", "lang=ja&langs=en%2Cja", "lang=ja&langs=en,ja"]:
+    for query in ["lang=zh-hans&langs=", "lang=ja&langs=en%2Cja"]:  # as the worker spells them (URLSearchParams)
         assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "miss"
+        assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
+    # The comma spelled as the site writes it, or the parameters in another order: the same page, kept once.
+    for query in ["lang=ja&langs=en,ja", "langs=en,ja&lang=ja"]:
         assert Client().get(f"/offline/pages.json?{query}")["X-Cache"] == "hit"
 
 

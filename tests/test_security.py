@@ -245,3 +245,29 @@ def test_chromium_reports_no_policy_violation(live_ipg, new_page):
         assert "'unsafe-inline'" not in response.headers["content-security-policy"]
         page.wait_for_load_state("networkidle")
     assert violations == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/ipg/2.3/?langs=en,ja&x=" + "a" * 5_000,
+        "/en/list/?" + "p=2.3:example-c&" * 400,
+        "/en/search/?q=" + "%E3%81%82" * 600,
+        "/admin/login/?next=/" + "a" * 20_000,  # was a redirect too long to make (400)
+        "/oembed/?url=http://testserver/en/ipg/2.3/example-c/&maxwidth=" + "9" * 5_000,
+        "/en/" + "a" * 100_000 + "/",
+    ],
+)
+def test_an_address_too_long_for_any_page_is_a_clear_414(client, ipg, url):
+    response = client.get(url)
+    assert response.status_code == 414
+    assert response.content.decode().endswith("the site reads addresses of at most 4000 characters.")
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_the_414_is_in_the_language_of_the_address_and_4000_characters_are_read(client, ipg):
+    response = client.get("/ja/ipg/2.3/?x=" + "a" * 5_000)
+    assert response.status_code == 414 and "4000文字まで" in response.content.decode()
+    # The near miss: at the bound, the page itself (its own parameters only: ipgsite/caching/queries.py).
+    url = "/ja/ipg/2.3/?x="
+    assert client.get(url + "a" * (4_000 - len(url))).status_code == 200

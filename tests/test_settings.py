@@ -4,6 +4,7 @@ The commands run in a subprocess with only the variables given here, as a deploy
 """
 
 import os
+import re
 import runpy
 import secrets
 import subprocess
@@ -61,8 +62,49 @@ def test_a_short_secret_key_is_refused_and_fifty_characters_are_enough(read_sett
 
     with pytest.raises(ImproperlyConfigured, match="at least 50"):
         read_settings(SECRET_KEY="k" * 49)
-    assert read_settings(SECRET_KEY="k" * 50)["SECRET_KEY"] == "k" * 50
+    fifty = secrets.token_urlsafe(50)[:50]
+    assert read_settings(SECRET_KEY=fifty)["SECRET_KEY"] == fifty
     assert read_settings(DEBUG="1", SECRET_KEY="short")["SECRET_KEY"] == "short"  # development
+
+
+WEAK_KEYS = [
+    (" " * 60, "SECRET_KEY has 1 different characters"),
+    ("a" * 50, "SECRET_KEY has 1 different characters"),
+    ("abcd" * 20, "SECRET_KEY has 4 different characters"),
+    ("django-insecure-" + secrets.token_urlsafe(50), "SECRET_KEY starts with 'django-insecure-'"),
+]
+
+
+@pytest.mark.parametrize("key,said", WEAK_KEYS, ids=["spaces", "one letter", "four letters", "django-insecure"])
+def test_a_key_check_deploy_calls_weak_is_refused_with_why(read_settings, key, said):
+    """What Django's own check --deploy calls weak (security.W009: fewer than 50 characters, fewer than 5 different
+    ones, or startproject's development prefix) does not start at all."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    with pytest.raises(ImproperlyConfigured, match=re.escape(said)) as refused:
+        read_settings(SECRET_KEY=key)
+    assert "secrets.token_urlsafe(50)" in str(refused.value)
+    assert read_settings(DEBUG="1", SECRET_KEY=key)["SECRET_KEY"] == key  # development
+
+
+def test_the_keys_check_deploy_calls_weak_are_exactly_those_refused(read_settings):
+    """Django's own test of a key (its security check), run on each: none the settings accept fails it."""
+    from django.core.checks.security.base import _check_secret_key
+
+    for key, _said in WEAK_KEYS:
+        assert not _check_secret_key(key)
+    good = secrets.token_urlsafe(50)
+    assert _check_secret_key(good) and read_settings(SECRET_KEY=good)["SECRET_KEY"] == good
+    five = "abcde" * 10  # the near miss: five different characters, fifty in all, is what Django lets pass
+    assert _check_secret_key(five) and read_settings(SECRET_KEY=five)["SECRET_KEY"] == five
+
+
+@pytest.mark.parametrize("command", [MANAGE_CHECK, GUNICORN], ids=["manage.py", "gunicorn"])
+def test_a_deployment_with_a_weak_key_refuses_to_start_and_says_why(command):
+    result = run(command, SECRET_KEY="a" * 60)
+    assert result.returncode != 0
+    assert "Refusing to start" in result.stderr and "SECRET_KEY has 1 different characters" in result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("command", [MANAGE_CHECK, IMPORT_WSGI], ids=["manage.py", "wsgi"])

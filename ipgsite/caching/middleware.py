@@ -1,17 +1,20 @@
 """Public pages: served from the shared cache until the content changes, with validators for browsers.
 
 The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query parameters that choose
-what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat: see
-settings.PAGE_CACHE_REPEATED). Search results are not kept: anyone can ask for any number of distinct queries.
+what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat).
+Every other parameter is dropped before the page is looked up or rendered, and those it reads are put in one order
+(ipgsite/caching/queries.py): a made-up parameter, a link shared with `fbclid` or `utm_source`, `?&` or
+`%77arning` for `warning` are the same page, served from the cache. Search results are not kept: anyone can ask
+for any number of distinct queries (settings.PAGE_CACHE_PASSED).
 A page is kept per scheme, host, language, path and query, and the cookies in settings.PAGE_CACHE_COOKIES as
 the pages read them (the compare choice a page may redirect to). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
 The request is marked with an edge.EdgePage, so that edge.EdgeMiddleware lets shared caches in front of the site
 keep the page too.
 
-Not kept: requests from someone signed in (a session or messages cookie), other query parameters or other
-spellings of the same query, answers other than 200, and answers that set any other cookie, vary by
-cookie or ask not to be cached.
+Not kept: requests from someone signed in (a session or messages cookie), a parameter given twice that does not
+repeat (the compare form's columns: a redirect), answers other than 200, and answers that set any other cookie,
+vary by cookie or ask not to be cached.
 
 A published release's pages (settings.PAGE_CACHE_RELEASE_PAGES: its changes page, a section as it froze it)
 are kept under the releases' token instead of the content version, so edits of the working text leave them
@@ -27,15 +30,16 @@ from collections import OrderedDict
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils import translation
 from django.utils.cache import get_conditional_response, has_vary_header, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from . import edge, versions
+from . import edge, queries, versions
 from .pages import CachedPage, etag_for
-
-SAFE_METHODS = {"GET", "HEAD"}
 
 
 class RecentPages:
@@ -65,16 +69,17 @@ class RecentPages:
 class PageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.views = settings.PAGE_CACHE_VIEWS
+        self.page_types = queries.page_types()
         self.release_pages = settings.PAGE_CACHE_RELEASE_PAGES
-        self.repeated = getattr(settings, "PAGE_CACHE_REPEATED", {})
         self.page_cookies = {name: import_string(read) for name, read in settings.PAGE_CACHE_COOKIES.items()}
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
         self.recent = RecentPages(settings.PAGE_CACHE_IN_MEMORY)
 
     def __call__(self, request):
-        key = self.key(request)
+        page_type, key = self.page_of(request)
+        if page_type is None:
+            return self.get_response(request)
         tokens = None
         if key:
             tokens = versions.current_versions()
@@ -87,15 +92,12 @@ class PageCacheMiddleware:
                 return self.validated(request, response, cached.etag, shared=True, version=tokens[cached.scope])
 
         response = self.get_response(request)
-        match = getattr(request, "resolver_match", None)
-        parameters = self.views.get(match.view_name) if match else None
-        if parameters is None or response.status_code != 200 or response.streaming:
+        if response.status_code != 200 or response.streaming:
             return response
-        repeated = self.repeated.get(match.view_name, ())
-        if key and self.keeps_query(request, parameters, repeated) and self.keepable(response):
-            scope = self.scope(request, match.view_name)
+        if key and self.keepable(response):
+            scope = self.scope(request, page_type.name)
             stored = CachedPage.from_response(response, tokens[scope], scope)
-            stored.any_language = edge.any_language(match.view_name, request)
+            stored.any_language = edge.any_language(page_type.name, request)
             cache.set(key, stored, self.timeout)
             self.recent.put(key, stored)
             response = stored.response(request)
@@ -111,14 +113,18 @@ class PageCacheMiddleware:
         parameter = self.release_pages[view_name]
         return "releases" if parameter is None or parameter in request.GET else "content"
 
-    def key(self, request):
-        """Where this request's page would be kept: None for a page that is someone's own.
+    def page_of(self, request):
+        """(page type, key) of the public page `request` asks for, the key None when it is not kept; (None, None)
+        for anything else. Whoever asks, the page then sees only the parameters it reads, in their order."""
+        page_type = queries.page_type_of(request, self.page_types)
+        if page_type is None:
+            return None, None
+        queries.only_what_it_reads(request, page_type)
+        return page_type, self.key(request) if page_type.keeps(request.GET) else None
 
-        Only answers of the views in PAGE_CACHE_VIEWS, with no other query parameters, are ever stored
-        under a key, so a hit needs no URL resolution.
-        """
-        if request.method not in SAFE_METHODS:
-            return None
+    def key(self, request):
+        """Where the page of this request (its query made canonical) is kept: None for a page that is someone's
+        own."""
         if any(name in request.COOKIES for name in self.personal_cookies):
             return None
         parts = [
@@ -135,20 +141,6 @@ class PageCacheMiddleware:
         ]
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"
-
-    def keeps_query(self, request, parameters, repeated=()):
-        """Only the view's own parameters, once each (or as often as a `repeated` one needs), spelled as the
-        site's links spell them.
-
-        Other spellings of the same query (`?&`, a parameter twice, `%77arning`) would each be another
-        key: they are served but not kept, so nobody can fill the cache with copies of one page.
-        """
-        if not set(request.GET) <= set(parameters):
-            return False
-        if any(len(values) > 1 and name not in repeated for name, values in request.GET.lists()):
-            return False
-        query = request.META.get("QUERY_STRING", "")
-        return query in {request.GET.urlencode(safe=":,"), request.GET.urlencode(safe=","), request.GET.urlencode()}
 
     def cached(self, key, tokens):
         """The current copy of a page: from this process's memory, else from the shared cache."""
@@ -184,3 +176,31 @@ class PageCacheMiddleware:
             patch_cache_control(response, private=True, no_cache=True)
             patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
         return get_conditional_response(request, etag=etag, last_modified=last_modified, response=response)
+
+
+class LongUrlMiddleware:
+    """An address longer than settings.MAX_URL_LENGTH is answered 414 before anything reads it: no page of the site
+    has one (a reading list of 50 paragraphs, a search of 200 characters are far shorter), and the VCL answers the
+    same at the edge. First of all the middleware, so that no redirect echoes it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        length = len(request.get_full_path())
+        if length <= settings.MAX_URL_LENGTH:
+            return self.get_response(request)
+        code = translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+        with translation.override(code):
+            message = _(
+                "This address is %(length)s characters long: the site reads addresses of at most %(most)s characters."
+            )
+            response = HttpResponse(
+                message % {"length": length, "most": settings.MAX_URL_LENGTH},
+                status=414,
+                content_type="text/plain; charset=utf-8",
+            )
+        response["Content-Language"] = code
+        response["Cache-Control"] = "no-store"
+        response["X-Content-Type-Options"] = "nosniff"
+        return response

@@ -2,7 +2,8 @@
 (settings.EDGE_PURGE_URLS) drop every page of its scope at once, instead of keeping them until their s-maxage runs out.
 
 Each cache is sent `BAN <url>` with `Surrogate-Key: ipg-content` (or `ipg-releases`), the key every page of that
-scope carries (ipgsite/caching/edge.py); the VCL of `manage.py varnishvcl` bans the objects that carry it. The
+scope carries (ipgsite/caching/edge.py), and `X-Purge-Token` when settings.EDGE_PURGE_TOKEN is set; the VCL of
+`manage.py varnishvcl` bans the objects that carry the key, for a purge with the token (or from EDGE_PURGERS). The
 requests go out from a thread of their own, after the commit, with a short timeout: a cache that is down or slow
 delays no write and fails none, it is only logged. Each purge is sent twice, the second time
 settings.EDGE_PURGE_AGAIN_AFTER seconds later, for a page another process was sending to the cache while the change
@@ -21,6 +22,8 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 KEYS = {"content": "ipg-content", "releases": "ipg-releases"}
+# The header that carries settings.EDGE_PURGE_TOKEN, which the VCL asks of every purge when it is set.
+TOKEN_HEADER = "X-Purge-Token"
 
 _lock = threading.Lock()
 _pending = set()
@@ -78,7 +81,10 @@ def _ban(url, keys):
     try:
         connection = connection_class(parts.hostname, parts.port, timeout=settings.EDGE_PURGE_TIMEOUT)
         try:
-            connection.request("BAN", parts.path or "/", headers={"Surrogate-Key": keys})
+            headers = {"Surrogate-Key": keys}
+            if settings.EDGE_PURGE_TOKEN:
+                headers[TOKEN_HEADER] = settings.EDGE_PURGE_TOKEN
+            connection.request("BAN", parts.path or "/", headers=headers)
             response = connection.getresponse()
             response.read()
         finally:

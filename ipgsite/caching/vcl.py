@@ -1,9 +1,11 @@
 """A VCL for Varnish 7 that follows the site's settings and URLs (`manage.py varnishvcl --backend HOST:PORT`).
 
-What it keeps, passes and drops is read from the settings that decide it on the site's side: the public pages
-(PAGE_CACHE_VIEWS and EDGE_ANY_LANGUAGE, found in the URLconf), the cookies that make a request someone's own
-(the session, CSRF and messages cookies), the remembered compare choice (EDGE_REMEMBERED_CHOICE), the admin's
-path, STATIC_URL, and who may purge (EDGE_PURGERS) or say a request came over HTTPS (EDGE_TLS_PROXIES).
+What it keeps, passes and drops is read from the settings that decide it on the site's side: the public pages and
+the query parameters each reads (PAGE_CACHE_VIEWS, PAGE_CACHE_REPEATED, PAGE_CACHE_PASSED and EDGE_ANY_LANGUAGE,
+found in the URLconf: ipgsite/caching/queries.py), the cookies that make a request someone's own (the session, CSRF
+and messages cookies), the remembered compare choice (EDGE_REMEMBERED_CHOICE), the admin's path, STATIC_URL,
+MAX_URL_LENGTH, and who may purge (EDGE_PURGE_TOKEN, EDGE_PURGERS) or say a request came over HTTPS
+(EDGE_TLS_PROXIES).
 """
 
 import ipaddress
@@ -17,7 +19,8 @@ from django.template.loader import render_to_string
 from django.urls import URLResolver, get_resolver, reverse
 from django.urls.resolvers import LocalePrefixPattern
 
-from .purges import KEYS
+from . import queries
+from .purges import KEYS, TOKEN_HEADER
 
 NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
@@ -65,19 +68,67 @@ def _path_regex(pattern):
     return NAMED_GROUP.sub("(?:", regex)
 
 
-def public_pages():
-    """The regex of every URL whose answer a shared cache may keep: the page cache's public pages under the language
+@dataclass(frozen=True)
+class PageGroup:
+    """Public page types that read the same query parameters: the VCL keeps only those, in their order."""
+
+    paths: str  # the regex of their URLs' paths
+    parameters: tuple
+    passed: tuple  # with any of these, a page is answered but never kept (PAGE_CACHE_PASSED)
+    needs: str | None  # outside the language prefixes: the parameter that names the language (EDGE_ANY_LANGUAGE)
+    names: tuple = ()  # of the page types
+
+    @property
+    def filters(self):
+        """For each parameter in order, the regex that drops every other one from the query written `&a=1&b=2`."""
+        return [r"&(?!" + re.escape(name) + r"(?:[=&]|$))[^&]*+" for name in self.parameters]
+
+    @property
+    def passing(self):
+        return _any_parameter(self.passed) if self.passed else ""
+
+    @property
+    def needing(self):
+        return _any_parameter([self.needs]) if self.needs else ""
+
+
+def _any_parameter(names):
+    return r"[?&](?:" + "|".join(re.escape(name) for name in names) + r")(?:[=&]|$)"
+
+
+def page_groups():
+    """The public pages a shared cache may keep, grouped by what they read: those of the page cache under the language
     prefixes, and those outside them that are the same in every language (EDGE_ANY_LANGUAGE)."""
     paths = view_paths()
-    alternatives = []
-    for view in settings.PAGE_CACHE_VIEWS:
-        path, localized = paths[view]
-        if localized:
-            alternatives.append(f"{path}(?:\\?|$)")
-        elif view in settings.EDGE_ANY_LANGUAGE:
-            parameter = settings.EDGE_ANY_LANGUAGE[view]
-            alternatives.append(f"{path}(?:\\?|$)" if parameter is None else f"{path}\\?(?:[^#]*&)?{parameter}=")
-    return "^/(?:" + "|".join(alternatives) + ")"
+    groups = {}
+    for page_type in queries.page_types().values():
+        path, localized = paths[page_type.name]
+        if not localized and page_type.name not in settings.EDGE_ANY_LANGUAGE:
+            continue  # it varies on the reader's Accept-Language: not looked up
+        needs = None if localized else settings.EDGE_ANY_LANGUAGE[page_type.name]
+        passed = tuple(name for name in page_type.parameters if name in page_type.passed)
+        groups.setdefault((page_type.parameters, passed, needs), []).append((page_type.name, path))
+    return [
+        PageGroup(
+            "^/(?:" + "|".join(path for _name, path in found) + r")(?:\?|$)",
+            parameters,
+            passed,
+            needs,
+            tuple(name for name, _path in found),
+        )
+        for (parameters, passed, needs), found in groups.items()
+    ]
+
+
+def looked_up(url):
+    """Whether the VCL looks `url` up in the cache (a public page, with what makes it everyone's), as page_groups()
+    says; after it has dropped the parameters the page does not read."""
+    for group in page_groups():
+        if re.search(group.paths, url):
+            if group.passed and re.search(group.passing, url):
+                return False
+            return not group.needs or re.search(group.needing, url) is not None
+    return False
 
 
 def remembering_pages():
@@ -96,17 +147,69 @@ def remembered_choices():
 def acl_entries(setting):
     """VCL ACL lines from the addresses and networks of a setting: "10.0.0.0"/24; for a network, "::1"; for an
     address."""
-    lines = []
+    return [
+        f'"{network.network_address}";'
+        if network.num_addresses == 1
+        else f'"{network.network_address}"/{network.prefixlen};'
+        for network in networks(setting)
+    ]
+
+
+def networks(setting):
+    found = []
     for address in getattr(settings, setting):
         try:
-            network = ipaddress.ip_network(address.strip(), strict=True)
+            found.append(ipaddress.ip_network(address.strip(), strict=True))
         except ValueError as error:
             raise ValueError(f"{setting}: {address!r} is not an address or a network ({error}).") from None
-        if network.num_addresses == 1:
-            lines.append(f'"{network.network_address}";')
-        else:
-            lines.append(f'"{network.network_address}"/{network.prefixlen};')
-    return lines
+    return found
+
+
+PURGE_TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{32,}")
+
+
+def purge_token():
+    """EDGE_PURGE_TOKEN, if set; ValueError for one too short, or with characters a header cannot carry as they are."""
+    token = settings.EDGE_PURGE_TOKEN
+    if token and not PURGE_TOKEN.fullmatch(token):
+        raise ValueError(
+            "EDGE_PURGE_TOKEN must be 32 or more letters, digits or ._~+/=- characters: "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+        )
+    return token
+
+
+def purgers_behind_tls_proxies():
+    """The addresses of EDGE_PURGERS that are also a TLS proxy's (EDGE_TLS_PROXIES), as "a, b": what reaches the cache
+    from there may be any reader's request, passed on. Without EDGE_PURGE_TOKEN the VCL refuses purges from them."""
+    proxies = networks("EDGE_TLS_PROXIES")
+    shared = [
+        str(purger.network_address if purger.num_addresses == 1 else purger)
+        for purger in networks("EDGE_PURGERS")
+        if any(purger.version == proxy.version and purger.overlaps(proxy) for proxy in proxies)
+    ]
+    return ", ".join(shared)
+
+
+def purge_warnings():
+    """What an operator should hear about who may purge the cache, as the settings stand."""
+    if purge_token():
+        return []
+    if not settings.EDGE_PURGERS:
+        return [
+            "Nobody may purge this cache: neither EDGE_PURGE_TOKEN nor EDGE_PURGERS is set, so pages reach readers "
+            "within EDGE_MAX_AGE + EDGE_STALE_WHILE_REVALIDATE seconds of a change. Set EDGE_PURGE_TOKEN here and on "
+            "the gunicorn hosts for changes to show at once."
+        ]
+    shared = purgers_behind_tls_proxies()
+    if shared:
+        return [
+            f"EDGE_PURGERS includes the address of a TLS proxy ({shared}, in EDGE_TLS_PROXIES): a purge from there "
+            "could be any reader's, passed on by the proxy, so without EDGE_PURGE_TOKEN the VCL refuses purges from "
+            "it. Set EDGE_PURGE_TOKEN (the same on the gunicorn hosts), or list only the gunicorn hosts in "
+            "EDGE_PURGERS."
+        ]
+    return []
 
 
 def cookie_regex(names):
@@ -128,11 +231,15 @@ def render(backends, command="manage.py varnishvcl"):
         "probe_path": reverse("favicon"),  # a redirect answered without the database
         "purgers": acl_entries("EDGE_PURGERS"),
         "tls_proxies": acl_entries("EDGE_TLS_PROXIES"),
+        "purge_token": purge_token(),
+        "purge_token_header": TOKEN_HEADER,
+        "too_long": f"^.{{{settings.MAX_URL_LENGTH + 1}}}",
+        "max_url_length": settings.MAX_URL_LENGTH,
         "admin": "^" + re.escape(reverse("admin:index")),
         "static": "^" + re.escape(settings.STATIC_URL),
         "personal_cookies": cookie_regex(personal),
         "personal_names": ", ".join(personal),
-        "public_pages": public_pages(),
+        "page_groups": page_groups(),
         "remembering_pages": remembering_pages(),
         "remembered_cookie": choice["cookie"],
         "remembered_parameter": choice["parameter"],

@@ -3,7 +3,8 @@
 oEmbed (oembed.com): `/oembed/?url=<a paragraph's page>&format=json` answers a "rich" card, the paragraph's text in
 the language of the URL (or the notice that it has none, in that language: never another language's text in its
 place), its section and a link; `maxwidth` and `maxheight` bound its size. A URL that is not a paragraph of this
-site is a 404; `format=xml` is a 501, as the specification says of a format the provider does not serve.
+site is a 404; `format=xml` is a 501, as the specification says of a format the provider does not serve; a missing
+`url` or a size that is not one is a 400. An error names the parameter and what it may be, never how Python read it.
 """
 
 import functools
@@ -37,17 +38,30 @@ class NotAParagraph(Exception):
     pass
 
 
+class BadParameter(Exception):
+    """A parameter the consumer got wrong: its message names it and what it may be, and nothing else."""
+
+
+MAX_DIMENSION = 10_000
+DIMENSION = re.compile(r"[0-9]{1,5}")  # ASCII digits only: int() would read "١٢" and choke on "²"
+
+
 def _dimension(value, name):
     if value in (None, ""):
         return None
-    if not value.isdigit() or not 0 < int(value) <= 10_000:
-        raise ValueError(_("%(name)s is a whole number of pixels, from 1 to 10000.") % {"name": name})
+    if not DIMENSION.fullmatch(value) or not 0 < int(value) <= MAX_DIMENSION:
+        raise BadParameter(_("%(name)s is a whole number of pixels, from 1 to 10000.") % {"name": name})
     return int(value)
 
 
 def _target(request, url):
     """(code, section, paragraph, version) that a URL of this site names; NotAParagraph otherwise."""
-    parts = urlsplit(url or "")
+    if "\x00" in url:
+        raise NotAParagraph
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "http://[::1": not an address at all
+        raise NotAParagraph from None
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.get_host().lower():
         raise NotAParagraph
     code = translation.get_language_from_path(parts.path)
@@ -94,14 +108,19 @@ def _size(text, code, maxwidth, maxheight):
 
 @require_safe
 def oembed(request):
+    """The card of the paragraph `url` names. Errors, as the specification asks: 501 for a format other than json,
+    404 for a URL that is no paragraph of this site, 400 for a missing url or a size that is not one; each message
+    names the parameter and what it may be."""
     if request.GET.get("format", "json") != "json":
         return HttpResponse(_("Only format=json is served."), status=501, content_type="text/plain; charset=utf-8")
     try:
         maxwidth = _dimension(request.GET.get("maxwidth"), "maxwidth")
         maxheight = _dimension(request.GET.get("maxheight"), "maxheight")
-    except ValueError as error:
+        url = request.GET.get("url", "")
+        if not url:
+            raise BadParameter(_("url is required: the address of a paragraph's page on this site."))
+    except BadParameter as error:
         return JsonResponse({"error": str(error)}, status=400)
-    url = request.GET.get("url", "")
     try:
         code, section, paragraph, version = _target(request, url)
     except NotAParagraph:

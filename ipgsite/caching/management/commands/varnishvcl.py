@@ -6,7 +6,9 @@ from ipgsite.caching import vcl
 class Command(BaseCommand):
     help = (
         "Prints a VCL for Varnish 7 in front of the site, made from its settings and URLs: public pages kept with "
-        "the cookies they do not read dropped, signed-in readers and the admin passed, purges from EDGE_PURGERS."
+        "the cookies and query parameters they do not read dropped, signed-in readers and the admin passed, purges "
+        "with EDGE_PURGE_TOKEN or from EDGE_PURGERS. Warns (on stderr) when purges would be refused or open to the "
+        "readers behind a TLS proxy."
     )
 
     def add_arguments(self, parser):
@@ -28,6 +30,9 @@ class Command(BaseCommand):
         command = "manage.py varnishvcl " + " ".join(f"--backend {value}" for value in options["backend"])
         try:
             text = vcl.render(backends, command=command)
+            warnings = vcl.purge_warnings()
         except ValueError as error:
             raise CommandError(str(error)) from None
+        for warning in warnings:
+            self.stderr.write(self.style.WARNING(f"Warning: {warning}"))
         self.stdout.write(text, ending="")

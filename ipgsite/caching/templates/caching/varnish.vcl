@@ -3,8 +3,11 @@
 # after changing them. Run varnishd with `-p http_gzip_support=off`, so that readers get Django's own brotli or gzip
 # (with it on, Varnish stores and sends gzip only, which works too). README: "Served from the edge".
 #
-# - Public pages are looked up with every cookie dropped: none of them depends on one. Shared caches may keep what
-#   the site marks public (s-maxage, stale-while-revalidate, stale-if-error in Cache-Control), nothing else.
+# - Public pages are looked up with every cookie dropped: none of them depends on one, and with only the query
+#   parameters each reads, in the order the site writes them (PAGE_CACHE_VIEWS): a made-up parameter, fbclid or
+#   utm_source never reaches the site, nor splits the cache. Shared caches may keep what the site marks public
+#   (s-maxage, stale-while-revalidate, stale-if-error in Cache-Control), nothing else.
+# - An address longer than {{ max_url_length }} characters (MAX_URL_LENGTH) is answered 414, as the site answers it.
 # - A request carrying the session, CSRF or messages cookie ({{ personal_names }}), any other method than GET or
 #   HEAD, and the admin and translators' pages go to the site as they are, never stored.
 # - The remembered compare choice ({{ remembered_cookie }}) decides one thing: a section page or reading list whose
@@ -12,7 +15,10 @@
 #   spelled as the site writes it, and sends any other spelling to the site.
 # - Other paths outside the language prefixes (/, /ipg/2.3/: a redirect by the interface language cookie or
 #   Accept-Language; /lang/…, which sets it) go to the site with their cookies.
-# - BAN with a Surrogate-Key drops the pages of that key, from the addresses in EDGE_PURGERS only.
+# - BAN with a Surrogate-Key drops the pages of that key: {% if purge_token %}with the token of EDGE_PURGE_TOKEN in
+#   {{ purge_token_header }}{% if purgers %}, from the addresses in EDGE_PURGERS{% endif %}{% elif purgers %}from the addresses in EDGE_PURGERS that are not a TLS
+#   proxy's (what a proxy passes on may be any reader's){% else %}from nowhere (neither EDGE_PURGE_TOKEN nor
+#   EDGE_PURGERS is set){% endif %}. This file holds the token: keep it readable by root and Varnish only.
 
 import std;
 import directors;
@@ -36,12 +42,12 @@ backend site{{ forloop.counter }} {
     }
 }
 {% endfor %}
-acl purgers {
+{% if purgers %}acl purgers {
     {% for line in purgers %}{{ line }}{% if not forloop.last %}
     {% endif %}{% endfor %}
 }
 
-acl tls_proxies {
+{% endif %}acl tls_proxies {
     {% for line in tls_proxies %}{{ line }}{% if not forloop.last %}
     {% endif %}{% endfor %}
 }
@@ -52,6 +58,11 @@ sub vcl_init {
 }
 
 sub vcl_recv {
+    unset req.http.X-Edge-Page;  # Varnish's own notes: never a reader's
+    unset req.http.X-Edge-Query;
+    if (req.url ~ {"{{ too_long }}"}) {
+        return (synth(414, "URI Too Long"));  # before any other regex reads it
+    }
     if (req.restarts == 0) {
         unset req.http.X-Edge-Stale;
         unset req.http.X-Edge-Lookup;
@@ -76,16 +87,21 @@ sub vcl_recv {
     }
 
     if (req.method == "BAN") {
-        if (client.ip !~ purgers) {
+{% if purge_token %}        if (req.http.{{ purge_token_header }} != "{{ purge_token }}"{% if purgers %} || client.ip !~ purgers{% endif %}) {
             return (synth(403, "Not allowed to purge"));
         }
-        if (req.http.Surrogate-Key !~ {"{{ surrogate_keys }}"}) {
+{% elif purgers %}        if (client.ip !~ purgers || client.ip ~ tls_proxies) {
+            return (synth(403, "Not allowed to purge"));  # what a TLS proxy passes on may be any reader's
+        }
+{% endif %}{% if purge_token or purgers %}        if (req.http.Surrogate-Key !~ {"{{ surrogate_keys }}"}) {
             return (synth(400, "Surrogate-Key names no key of this site"));
         }
         # Unquoted: in ban(), quotes would be part of the regex.
         ban("obj.http.Surrogate-Key ~ ^(?:" + regsuball(req.http.Surrogate-Key, " ", "|") + ")$");
         return (synth(200, "Banned"));
-    }
+{% else %}        return (synth(403, "Not allowed to purge"));  # nobody may: no EDGE_PURGE_TOKEN, no EDGE_PURGERS
+{% endif %}    }
+    unset req.http.{{ purge_token_header }};
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
@@ -115,6 +131,23 @@ sub vcl_recv {
         set req.http.X-Edge-Lookup = "1";
         return (hash);
     }
+    # A public page: only the query parameters it reads, in the order the site writes them, each with its values as
+    # given (the site does the same: ipgsite/caching/queries.py). The query is read as "&a=1&b=2".
+{% for group in page_groups %}    {% if not forloop.first %}} els{% endif %}if (req.url ~ {"{{ group.paths }}"}) {
+{% if group.parameters %}        set req.http.X-Edge-Query = "&" + regsub(req.url, {"^[^?]*\??"}, "");
+        set req.url = regsub(req.url, {"\?.*$"}, "") + regsub(""{% for filter in group.filters %}
+            + regsuball(req.http.X-Edge-Query, {"{{ filter }}"}, ""){% endfor %}, "^&", "?");
+        unset req.http.X-Edge-Query;
+{% else %}        set req.url = regsub(req.url, {"\?.*$"}, "");
+{% endif %}        set req.http.X-Edge-Page = "keep";
+{% if group.passed %}        if (req.url ~ {"{{ group.passing }}"}) {
+            set req.http.X-Edge-Page = "pass";  # one page per query: answered, never kept
+        }
+{% endif %}{% if group.needs %}        if (req.url !~ {"{{ group.needing }}"}) {
+            set req.http.X-Edge-Page = "pass";  # in the reader's language, which the URL does not name
+        }
+{% endif %}{% if forloop.last %}    }
+{% endif %}{% endfor %}
     if (req.url ~ {"{{ remembering_pages }}"} && req.url !~ {"[?&]{{ remembered_parameter }}="}
             && req.http.Cookie ~ {"(^|;\s*){{ remembered_cookie }}="}) {
         # The cookie as Django writes it: "en\054ja", quoted, its commas escaped.
@@ -134,7 +167,7 @@ sub vcl_recv {
         unset req.http.X-Edge-Choice;
         return (pass);  # another spelling of a choice, or a made-up one: the site decides
     }
-    if (req.url ~ {"{{ public_pages }}"}) {
+    if (req.http.X-Edge-Page == "keep") {
         unset req.http.Cookie;
         set req.http.X-Edge-Lookup = "1";
         return (hash);
@@ -166,6 +199,7 @@ sub vcl_backend_fetch {
     unset bereq.http.X-Edge-State;  # Varnish's own notes stay with Varnish
     unset bereq.http.X-Edge-Lookup;
     unset bereq.http.X-Edge-Stale;
+    unset bereq.http.X-Edge-Page;
 }
 
 sub vcl_backend_response {
@@ -219,6 +253,17 @@ sub vcl_deliver {
 
 sub vcl_synth {
     set resp.http.X-Edge = "synth";
+    if (resp.status == 414) {
+        set resp.http.Content-Type = "text/plain; charset=utf-8";
+        set resp.http.Cache-Control = "no-store";
+        synthetic("This address is too long: the site reads addresses of at most {{ max_url_length }} characters.");
+        return (deliver);
+    }
+    if (req.method == "BAN") {
+        set resp.http.Content-Type = "text/plain; charset=utf-8";
+        synthetic(resp.reason);
+        return (deliver);
+    }
     if (resp.status == 302 && req.http.X-Edge-Location) {
         set resp.http.Location = req.http.X-Edge-Location;
         set resp.http.Cache-Control = "private, no-cache";
