@@ -113,7 +113,7 @@ def test_dates_newest_first_redirect_to_the_same_comparison_in_order(client, thr
         (f"?from={FIRST}&to=2025-13-40", 400, "is not a date written as YYYY-MM-DD"),
         (f"?from={FIRST}&to=yesterday", 400, "is not a date written as YYYY-MM-DD"),
         (f"?from={FIRST}&to=%00", 400, "is not a date"),
-        (f"?from={FIRST}&to={'9' * 5000}", 400, "is not a date"),
+        (f"?from={FIRST}&to={'9' * 3000}", 400, "is not a date"),
         (f"?from={FIRST}&to={FIRST}", 400, "two different releases"),
         (f"?from={FIRST}&to=2025-01-01", 404, ""),
         (f"?from={FIRST}&to=2999-01-01", 404, ""),

@@ -71,13 +71,20 @@ def section_named(number):
     return section
 
 
-def _version(section, release):
+def _version(number, release):
+    """Section `number` as `release` froze it, found in the release alone (None for the current text)."""
     if not release:
         return None
     try:
-        return versions.version_of(section, release)
+        return versions.version_of(number, release)
     except Http404:
-        raise NotFound(f"There is no release {release!r} in effect holding section {section.number}.") from None
+        raise NotFound(f"There is no release {release!r} in effect holding section {number}.") from None
+
+
+def section_in(number, release=None):
+    """(the section, or the release's stand-in for it; the release's version or None)."""
+    version = _version(number, release)
+    return (version.section if version else section_named(number)), version
 
 
 class _Citations:
@@ -161,8 +168,7 @@ def _quoted(request, section, paragraph, paragraphs, codes, code, citations, lag
 def quote_section(request, number, codes, release=None, keys=None):
     """The section `number` in `codes` (the first one names and cites), current or as `release` froze it; only the
     paragraphs of `keys`, if given."""
-    section = section_named(number)
-    version = _version(section, release)
+    section, version = section_in(number, release)
     paragraphs = version.paragraphs if version else list(paragraphs_with_notes(section))
     lags = None if version else lags_in(section)
     citations = _Citations(section, version)
@@ -185,10 +191,9 @@ def quote_section(request, number, codes, release=None, keys=None):
 
 def quote_paragraph(request, number, key, codes, release=None):
     """The paragraph `key` (or a key it had before a rename) of section `number`, in `codes`."""
-    section = section_named(number)
-    version = _version(section, release)
+    section, version = section_in(number, release)
     if version:
-        found = citing.frozen_paragraph(version, section, key)
+        found = citing.frozen_paragraph(version, key)
         paragraphs = version.paragraphs
     else:
         found, _current = paragraph_at(section, key)

@@ -15,7 +15,7 @@ from ipgsite import proxies
 from ipgsite.ipg import compare
 
 from . import markdown, mcp
-from .quoting import NotFound, quote_paragraph, quote_section, section_named
+from .quoting import NotFound, quote_paragraph, quote_section, section_in
 
 MARKDOWN = "text/markdown; charset=utf-8"
 
@@ -56,11 +56,15 @@ def paragraph(request, number, key):
         url = reverse("markdown:paragraph", kwargs={"number": number, "key": quoted.key})
         query = request.META.get("QUERY_STRING", "")
         return HttpResponsePermanentRedirect(url + (f"?{query}" if query else ""))
-    section = section_named(number)
+    try:
+        section, version = section_in(number, release)
+    except NotFound as missing:
+        raise Http404(str(missing)) from None
     code = get_language()
     with translation.override(code):
-        section_url = request.build_absolute_uri(section.get_absolute_url())
-    title = section.title_in(code) or section.title_en
+        query = f"?release={version.name}" if version else ""
+        section_url = request.build_absolute_uri(section.get_absolute_url() + query)
+    title = section.title_in(code) or section.title_in("en")
     text = markdown.paragraph_markdown(title, section.penalty, quoted, section_url)
     return HttpResponse(text, content_type=MARKDOWN)
 
