@@ -117,6 +117,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ipgsite.workspace.middleware.InterfaceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "ipgsite.editing.middleware.BusyWritesMiddleware",  # a save that waited too long for another: 503, not 500
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -148,6 +149,11 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # CJK search needs a UTF-8 ctype; template0 lets the test database choose it.
     DATABASES["default"].setdefault("TEST", {}).update({"TEMPLATE": "template0", "CHARSET": "UTF8"})
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # One writer at a time (ipgsite.editing.writing): a transaction takes the write lock as it begins, so that two
+    # saves at once wait for each other (up to `timeout` seconds) instead of one failing as "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -5,6 +5,10 @@ Each write checks the writer's rights against what is stored (never against what
 locks the row, refuses a lost update, and records the revision and history. What a write then sets off (translation
 status, cross-links, search index, cache version) is listed, in order, in `settings.AFTER_WRITE`; it runs once per
 batch of writes, in the same transaction. Nothing else writes content, and reading a page writes nothing.
+
+One batch of writes at a time: the outermost batch first takes the write lock (`hold_the_write_lock`), before any
+row, so that two saves at the same moment wait for each other instead of deadlocking; a writer that waits too long
+gets `Busy`, with nothing written.
 """
 
 import contextvars
@@ -13,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
@@ -158,6 +162,42 @@ class Declared:
 
 _batch = contextvars.ContextVar("batch", default=None)
 
+# The write lock's key (PostgreSQL's advisory locks are named by a number), and how long a writer waits for it.
+WRITE_LOCK = int.from_bytes(b"ipg-writes", "big") % 2**63
+WAIT_FOR_WRITES = 20  # seconds: below gunicorn's 30 s timeout
+
+
+class Busy(Exception):
+    """Another batch of writes (an import, a load) held the write lock for longer than a writer waits: nothing of
+    this one was written; saving again in a moment works."""
+
+
+def hold_the_write_lock():
+    """Wait for the other batches of writes, then hold the write lock until this transaction ends.
+
+    PostgreSQL: a transaction-level advisory lock, taken before any row is locked, so that every batch takes its
+    locks in the same order (this one first) and no two can deadlock. SQLite: the database's own write lock, which
+    BEGIN IMMEDIATE took as the transaction began (`settings.DATABASES`), so there is nothing more to take.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('lock_timeout')")
+        (usual,) = cursor.fetchone()
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{WAIT_FOR_WRITES}s"])
+        try:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        except OperationalError as error:
+            if getattr(error.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
+                raise Busy() from error
+            raise
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [usual])
+
+
+def _is_busy(error):
+    """SQLite's answer when another process held the database's write lock for longer than its timeout."""
+    return connection.vendor == "sqlite" and "database is locked" in str(error)
+
 
 @contextmanager
 def batch(by, everything=False):
@@ -172,9 +212,14 @@ def batch(by, everything=False):
     token = _batch.set(current)
     try:
         with transaction.atomic():
+            hold_the_write_lock()
             yield current
             if current:
                 after_write.apply(current)
+    except OperationalError as error:
+        if _is_busy(error):
+            raise Busy() from error
+        raise
     finally:
         _batch.reset(token)
 
@@ -311,6 +356,11 @@ def check_text(obj, code, text, by, base_revision, minor=False, field=None):
     theirs = text_in(obj, code, field)
     if text == theirs:
         return None
+    if base_revision is not LATEST and base_revision > obj.revision:
+        # A version the text never had skips the check below: a forged form or file, or a row made anew since.
+        raise ValidationError(
+            _("The form names a version of this text that it never had; reload the page and try again.")
+        )
     if base_revision is not LATEST and base_revision < obj.revision:
         since = list(changed_since(obj, code, base_revision, field))
         if since:
@@ -329,7 +379,7 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
     """
     field = _field(obj, field)
     with batch(by) as current:
-        obj = type(obj).objects.select_for_update().get(pk=obj.pk)
+        obj = type(obj).objects.select_for_update(no_key=True).get(pk=obj.pk)
         text = check_text(obj, code, text, by, base_revision, minor, field=field)
         if text is None:
             return False
@@ -407,7 +457,7 @@ def change_note(note, *, by, **values):
     """A note's language, source or order (or, for an editor, its paragraph). An editor may; a translator only
     for a note whose stored language, and whose new language, are theirs."""
     with batch(by) as current:
-        stored = Note.objects.select_for_update().get(pk=note.pk)
+        stored = Note.objects.select_for_update(no_key=True).get(pk=note.pk)
         changed = {name: value for name, value in values.items() if getattr(stored, name) != value}
         if not changed:
             return stored
@@ -452,7 +502,7 @@ def save_structure(obj, values, *, by):
     if texts and any(name.startswith(texts) for name in values):
         raise ValueError(f"The texts of {type(obj).__name__} ({', '.join(texts)}) change through write_text.")
     with batch(by) as current:
-        stored = type(obj).objects.select_for_update().get(pk=obj.pk) if obj.pk else obj
+        stored = type(obj).objects.select_for_update(no_key=True).get(pk=obj.pk) if obj.pk else obj
         changed = {name: value for name, value in values.items() if obj.pk is None or getattr(stored, name) != value}
         if not changed and obj.pk:
             return stored
