@@ -13,6 +13,7 @@ from translate.storage import tmx, xliff
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change, State, Status
 from ipgsite.editing.statuses import mark_reviewed
+from ipgsite.exchange.inbound import COMMAND
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
 from people import client_for, paragraph, translator
@@ -206,6 +207,36 @@ def test_an_edit_against_a_stale_revision_is_refused_and_nothing_is_written(ipg,
     assert paragraph("2.3", "example-c").text_ja == theirs  # nothing overwritten, the other unit not written either
 
 
+def test_a_forged_revision_cannot_overwrite_a_newer_edit(ipg, tmp_path):
+    """Only an export gives a unit its revision: a file claiming one the text never had (99) is refused, so that it
+    cannot skip the check of the changes made since."""
+    person = translator("ja")
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    theirs = "（試験）サイトでの新しい訳。"
+    writing.write_text(
+        paragraph("2.3", "example-c"), "ja", theirs, by=translator("ja", "other-ja"), base_revision=writing.LATEST
+    )
+    edit_as_a_cat_tool(path, {"2.3#example-c": "（試験）古い訳からの訳。"})
+    text = path.read_text(encoding="utf-8")
+    unit = text.index('id="2.3#example-c"')
+    note = text.index('<note from="ipg-revision">', unit)
+    end = text.index("</note>", note)
+    path.write_text(text[:note] + '<note from="ipg-revision">99' + text[end:], encoding="utf-8")
+    before = snapshot()
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 units refused"):
+        call_command("importxliff", str(path), "--as", person.username, stdout=out)
+    revision = paragraph("2.3", "example-c").revision
+    assert (
+        f"refused 2.3#example-c: its revision 99 is not one the site exported: the text is at revision {revision}"
+        in (out.getvalue())
+    )
+    assert snapshot() == before and paragraph("2.3", "example-c").text_ja == theirs
+    response = upload(client_for(person), path)
+    assert response.status_code == 409 and "its revision 99 is not one the site exported" in response.content.decode()
+    assert snapshot() == before
+
+
 def test_a_target_left_as_exported_does_not_undo_a_newer_edit(ipg, tmp_path):
     person = translator("ja")
     path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
@@ -328,8 +359,9 @@ def test_a_bad_file_is_a_clear_error_and_changes_nothing(ipg, tmp_path, problem)
 def test_a_file_too_large_and_a_missing_file_are_clear_errors(ipg, tmp_path):
     person = translator("ja")
     big = tmp_path / "big.xlf"
-    big.write_bytes(b" " * 5_000_001)
-    with pytest.raises(CommandError, match="more than 5000000"):
+    with big.open("wb") as file:
+        file.truncate(COMMAND.bytes + 1)  # sparse: refused by its size, before it is read
+    with pytest.raises(CommandError, match=f"more than {COMMAND.bytes}"):
         import_file(big, person.username)
     with pytest.raises(CommandError, match="cannot be read"):
         import_file(tmp_path / "nothing.xlf", person.username)

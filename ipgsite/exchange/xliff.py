@@ -144,7 +144,7 @@ def read_xliff(root):
     return docs
 
 
-FORMAT = Format("XLIFF 1.2", "xliff", read_xliff)
+FORMAT = Format("XLIFF 1.2", "xliff", "trans-unit", read_xliff, "importxliff")
 
 
 def import_xliff(data, by):
