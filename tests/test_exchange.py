@@ -517,3 +517,54 @@ def test_an_upload_needs_a_file_and_the_csrf_token(ipg):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(person, backend="django.contrib.auth.backends.ModelBackend")
     assert strict.post("/admin/translate/exchange/upload/", {}).status_code == 403
+
+
+def test_a_file_too_big_for_the_web_is_refused_with_the_command_to_use_which_imports_it(ipg, tmp_path, settings):
+    person = translator("ja")
+    client = client_for(person)
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja")  # every section: more than 20 units
+    edit_as_a_cat_tool(path, {"2.3#example-a": "（試験）大きなファイルの訳。", "2.3#example-b": "（試験）二つ目。"})
+    units = len(units_by_id(path)[1])
+    before = snapshot()
+    for limits, message in [
+        ({"bytes": 5_000_000, "units": 20, "changes": 1_000}, f"The file has {units} units; a file uploaded here "),
+        ({"bytes": 5_000_000, "units": 5_000, "changes": 1}, "The file changes 2 texts; a file uploaded here "),
+        ({"bytes": 1_000, "units": 5_000, "changes": 1_000}, "The file is larger than 1000 bytes."),
+    ]:
+        settings.EXCHANGE_WEB_LIMITS = limits
+        response = upload(client, path)
+        page = response.content.decode()
+        assert response.status_code == 400 and message in page
+        assert "manage.py importxliff FILE --as USERNAME" in page
+        assert snapshot() == before
+    assert "2 changed" in import_file(path, person.username)  # the command takes it
+    assert paragraph("2.3", "example-b").text_ja == "（試験）二つ目。"
+
+
+def test_a_file_of_35000_unknown_units_is_looked_up_in_a_few_queries(ipg, tmp_path, django_assert_max_num_queries):
+    """Each unit was once looked up with a query of its own: minutes for this file. Now the whole file is looked up
+    at once, and the report names the first hundred problems and counts the rest."""
+    units = "".join(
+        f'<trans-unit id="2.3#unknown-{n}"><source>Text {n}.</source><target>訳 {n}。</target>'
+        '<note from="ipg-revision">1</note></trans-unit>'
+        for n in range(35_000)
+    )
+    path = tmp_path / "unknown.xlf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+        f'<file original="2.3" source-language="en" target-language="ja" datatype="plaintext"><body>{units}</body>'
+        "</file></xliff>",
+        encoding="utf-8",
+    )
+    assert 4_500_000 < path.stat().st_size < 5_000_000  # within the web's bytes, as the translator's file was
+    person = translator("ja")
+    with django_assert_max_num_queries(12), pytest.raises(CommandError) as error:
+        call_command("importxliff", str(path), "--as", person.username, stdout=StringIO())
+    problems = str(error.value).splitlines()[1:]
+    assert len(problems) == 101 and problems[0].strip() == "2.3#unknown-0: the site has no such paragraph."
+    assert problems[-1].strip() == "… and 34900 more problems."
+    # On the web it is refused for its number of units, before any is looked up.
+    client = client_for(person)
+    with django_assert_max_num_queries(12):
+        response = upload(client, path)
+    assert response.status_code == 400 and "The file has 35000 units" in response.content.decode()
