@@ -18,6 +18,11 @@ from .pairs import PairError, filename, pair
 
 FORMATS = {
     "xliff": (lambda source, target: xliff.export_xliff(source, target), "xlf", "application/x-xliff+xml"),
+    "xliff-filled": (  # for OmegaT 3.x, which translates the targets: the untranslated ones hold their source
+        lambda source, target: xliff.export_xliff(source, target, fill_targets=True),
+        "filled.xlf",
+        "application/x-xliff+xml",
+    ),
     "tmx": (tmx.export_tmx, "tmx", "application/x-tmx+xml"),
     "glossary": (lambda source, target: export_glossary(source, target).encode("utf-8"), "txt", "text/plain"),
 }
