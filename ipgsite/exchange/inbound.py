@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change
@@ -92,7 +93,10 @@ class FileError(Exception):
     def __init__(self, problems, format=None):
         if len(problems) > MAX_PROBLEMS:
             more = len(problems) - MAX_PROBLEMS
-            problems = [*problems[:MAX_PROBLEMS], _("… and %(count)d more problems.") % {"count": more}]
+            problems = [
+                *problems[:MAX_PROBLEMS],
+                ngettext("… and %(count)d more problem.", "… and %(count)d more problems.", more) % {"count": more},
+            ]
         self.problems = problems
         self.format = format
         super().__init__("; ".join(str(problem) for problem in problems))
