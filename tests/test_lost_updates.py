@@ -1,7 +1,13 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
+import os
+import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -271,3 +277,46 @@ def test_a_save_that_waits_too_long_for_another_is_told_so_and_saves_nothing(ipg
     assert response.status_code == 503 and response["Retry-After"]
     assert "Nothing of yours was saved" in response.content.decode()
     assert not paragraph("2.4", "example-a").text_ja
+
+
+SAVER = Path(__file__).resolve().parent / "concurrent_saver.py"
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the same saves on SQLite, in a database file")
+def test_on_sqlite_a_term_save_and_a_page_save_at_once_in_two_processes_are_both_saved(committed, tmp_path):
+    """SQLite as `make serve` and a small deployment run it: a database file, one process per request. Each save
+    begins its transaction with the write lock (IMMEDIATE), so the second waits for the first instead of failing
+    with "database is locked"."""
+    translator("ja", "terms"), translator("ja", "pages")
+    database = tmp_path / "ipg.sqlite3"
+    target = sqlite3.connect(database)
+    connection.ensure_connection()
+    connection.connection.backup(target)  # the test database, content and translators, committed, as a file
+    target.close()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DJANGO_SETTINGS_MODULE": "ipgsite.test_settings"}
+    for round in range(3):
+        folder = tmp_path / f"round-{round}"
+        folder.mkdir()
+        savers = [
+            subprocess.Popen([sys.executable, str(SAVER), str(folder), who], env=env, stdout=subprocess.PIPE, text=True)
+            for who in ("terms", "pages")
+        ]
+        while not all((folder / f"ready-{who}").exists() for who in ("terms", "pages")):
+            assert all(saver.poll() is None for saver in savers), "a saver stopped before saving"
+            time.sleep(0.05)
+        (folder / "go").touch()
+        answers = [saver.communicate(timeout=120)[0].split() for saver in savers]
+        assert answers == [["302"], ["302"]], round
+        stored = sqlite3.connect(database)
+        name = stored.execute("SELECT name_ja FROM terms_term WHERE key = 'hand'").fetchone()[0]
+        stored.close()
+        assert name == "（試験）手"
+        if round < 2:  # back to the content's name, so that the next round saves a change again
+            restore = sqlite3.connect(database)
+            restore.execute("UPDATE terms_term SET name_ja = '手札' WHERE key = 'hand'")
+            restore.execute(
+                "UPDATE ipg_paragraph SET text_ja = '' WHERE key = 'example-a' AND section_id = "
+                "(SELECT id FROM ipg_section WHERE number = '2.3')"
+            )
+            restore.commit()
+            restore.close()
