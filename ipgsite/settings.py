@@ -149,6 +149,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # CJK search needs a UTF-8 ctype; template0 lets the test database choose it.
     DATABASES["default"].setdefault("TEST", {}).update({"TEMPLATE": "template0", "CHARSET": "UTF8"})
+    # A writer waits at most 20 s for the write lock (ipgsite.editing.writing.WAIT_FOR_WRITES), then is told so.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c lock_timeout=20s")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time (ipgsite.editing.writing): a transaction takes the write lock as it begins, so that two
     # saves at once wait for each other (up to `timeout` seconds) instead of one failing as "database is locked".

@@ -14,9 +14,8 @@ from django.apps import apps
 from django.db import connection, connections, transaction
 from django.test import Client
 
-from ipgsite.editing import writing
 from ipgsite.editing.groups import ensure_groups
-from ipgsite.editing.models import Change
+from ipgsite.editing.models import Change, WriteLock
 from ipgsite.terms.models import Occurrence, Term
 from ipgsite.terms.occurrences import rebuild_occurrences
 from people import (
@@ -260,13 +259,16 @@ def test_a_term_save_beside_a_save_on_the_translate_page_are_both_saved(committe
 
 
 @ON_POSTGRES
-def test_a_save_that_waits_too_long_for_another_is_told_so_and_saves_nothing(ipg, monkeypatch):
-    monkeypatch.setattr(writing, "WAIT_FOR_WRITES", 1)
+def test_a_save_that_waits_too_long_for_another_is_told_so_and_saves_nothing(ipg):
     importing = connections.create_connection("default")  # another process's connection, in the middle of an import
     try:
-        with importing.cursor() as cursor:
+        with importing.cursor() as cursor, connection.cursor() as ours:
             cursor.execute("BEGIN")
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [writing.WRITE_LOCK])
+            cursor.execute(
+                "INSERT INTO translations_writelock (id) VALUES (%s) ON CONFLICT DO NOTHING", [WriteLock.ONE]
+            )
+            cursor.execute("SELECT id FROM translations_writelock WHERE id = %s FOR UPDATE", [WriteLock.ONE])
+            ours.execute("SET lock_timeout = '1s'")  # rather than the 20 s a writer waits
             client = client_for(translator("ja"))
             form = translate_form(client, "2.4", "ja")
             form.update({"p-example-a-text": "（試験）待ちきれない。", "save": "p-example-a"})

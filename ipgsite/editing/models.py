@@ -307,3 +307,17 @@ class Change(models.Model):
     @property
     def who(self):
         return self.user.get_username() if self.user else _("content files")
+
+
+class WriteLock(models.Model):
+    """The one row every batch of writes locks before anything else (`writing.hold_the_write_lock`), so that two
+    batches at once wait for each other rather than deadlock. It holds nothing."""
+
+    ONE = 1
+
+    class Meta:
+        verbose_name = _("write lock")
+        verbose_name_plural = _("write lock")
+
+    def __str__(self):
+        return str(self._meta.verbose_name)

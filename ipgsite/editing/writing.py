@@ -24,7 +24,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, FormerKey, Note, Paragraph, Section
 
 from . import after_write, registry
-from .models import Change
+from .models import Change, WriteLock
 from .permissions import can_edit_structure, require_structure, require_translate
 
 MAX_LENGTH = 20_000
@@ -162,9 +162,9 @@ class Declared:
 
 _batch = contextvars.ContextVar("batch", default=None)
 
-# The write lock's key (PostgreSQL's advisory locks are named by a number), and how long a writer waits for it.
-WRITE_LOCK = int.from_bytes(b"ipg-writes", "big") % 2**63
-WAIT_FOR_WRITES = 20  # seconds: below gunicorn's 30 s timeout
+# How long a writer waits for the write lock (PostgreSQL's lock_timeout, set in settings.DATABASES; SQLite's
+# timeout): less than gunicorn's 30 s, so that a writer kept waiting gets a page saying so rather than no answer.
+WAIT_FOR_WRITES = 20  # seconds
 
 
 class Busy(Exception):
@@ -175,28 +175,21 @@ class Busy(Exception):
 def hold_the_write_lock():
     """Wait for the other batches of writes, then hold the write lock until this transaction ends.
 
-    PostgreSQL: a transaction-level advisory lock, taken before any row is locked, so that every batch takes its
-    locks in the same order (this one first) and no two can deadlock. SQLite: the database's own write lock, which
-    BEGIN IMMEDIATE took as the transaction began (`settings.DATABASES`), so there is nothing more to take.
+    PostgreSQL: the lock on the one `WriteLock` row, taken before any other row, so that every batch takes its locks
+    in the same order (this one first) and no two can deadlock. SQLite: the database's own write lock, which BEGIN
+    IMMEDIATE took as the transaction began (`settings.DATABASES`), so there is nothing more to take.
     """
-    if connection.vendor != "postgresql":
+    if not connection.features.has_select_for_update:
         return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('lock_timeout')")
-        (usual,) = cursor.fetchone()
-        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{WAIT_FOR_WRITES}s"])
-        try:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
-        except OperationalError as error:
-            if getattr(error.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
-                raise Busy() from error
-            raise
-        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [usual])
+    if not list(WriteLock.objects.select_for_update().filter(pk=WriteLock.ONE)):
+        WriteLock.objects.bulk_create([WriteLock(pk=WriteLock.ONE)], ignore_conflicts=True)  # after a flush
+        list(WriteLock.objects.select_for_update().filter(pk=WriteLock.ONE))
 
 
 def _is_busy(error):
-    """SQLite's answer when another process held the database's write lock for longer than its timeout."""
-    return connection.vendor == "sqlite" and "database is locked" in str(error)
+    """A lock waited for longer than the database lets a writer wait: PostgreSQL's lock_timeout (lock_not_available),
+    SQLite's timeout ("database is locked")."""
+    return getattr(error.__cause__, "sqlstate", None) == "55P03" or "database is locked" in str(error)
 
 
 @contextmanager
