@@ -75,6 +75,8 @@ REFUSED = [
     ("UTF-7", "utf-8", "the encoding “UTF-7”, which the site does not read"),
     ("x-no-such-encoding", "utf-8", "the encoding “x-no-such-encoding”, which the site does not read"),
     ("base64", "utf-8", "the encoding “base64”, which the site does not read"),
+    ("unicode_escape", "utf-8", "the encoding “unicode_escape”, which the site does not read"),  # Python's own
+    ("undefined", "utf-8", "the encoding “undefined”, which the site does not read"),
     ("Shift_JIS", "utf-8", "declares the encoding “Shift_JIS”, but byte"),  # UTF-8 bytes that are no Shift_JIS
     ("UTF-16", "utf-8", "declares the encoding “UTF-16”, but byte"),  # an odd number of bytes
     ("UTF-32", "utf-8", "declares the encoding “UTF-32”, but"),

@@ -153,9 +153,10 @@ def local_name(tag):
 
 
 # The encodings a file may declare: any Python reads, but UTF-7, in which the same text has many spellings (a way to
-# smuggle markup past filters; HTML forbids it too). A few names are read as the larger encoding that tools which
-# write them really use: Windows' Shift_JIS (cp932) has NEC's and IBM's characters, GBK and GB18030 hold GB2312.
-REFUSED_ENCODINGS = {"utf_7"}
+# smuggle markup past filters; HTML forbids it too), and Python's own codecs that are no character encoding of a
+# file. A few names are read as the larger encoding that tools which write them really use: Windows' Shift_JIS
+# (cp932) has NEC's and IBM's characters, GBK and GB18030 hold GB2312.
+REFUSED_ENCODINGS = {"utf_7", "unicode_escape", "raw_unicode_escape", "punycode", "idna", "undefined", "mbcs", "oem"}
 LARGER_ENCODING = {"shift_jis": "cp932", "gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949"}
 DECLARATION = re.compile(rb"""<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
 BOMS = (  # UTF-32 before UTF-16: its little-endian mark starts with UTF-16's
@@ -184,7 +185,7 @@ def _encoding_of(data):
     try:
         codec = codecs.lookup(name).name.replace("-", "_")
         "".encode(codec)  # text encodings only (not base64, rot13…)
-    except LookupError:
+    except (LookupError, UnicodeError):
         codec = None
     if codec is None or codec in REFUSED_ENCODINGS:
         raise FileError(
@@ -204,13 +205,13 @@ def xml_text(data):
         try:
             text = data.decode(attempt).removeprefix("\ufeff")
             break
-        except UnicodeDecodeError as error:
+        except UnicodeError as error:
             failed = error
     else:
         raise FileError(
             [
                 _("The file declares the encoding “%(encoding)s”, but byte %(at)d is not text in it; save it as UTF-8.")
-                % {"encoding": name, "at": failed.start}
+                % {"encoding": name, "at": getattr(failed, "start", 0)}
             ]
         )
     if DECLARATION.match(data[:200]) and not text.startswith("<?xml"):
@@ -233,7 +234,7 @@ def parse_xml(data, limits=COMMAND, formats=()):
         return SafeET.fromstring(text)
     except DefusedXmlException:
         raise FileError([_("The file declares entities; XLIFF and TMX need none.")]) from None
-    except SafeET.ParseError as exc:
+    except (SafeET.ParseError, ValueError) as exc:  # ValueError: text expat cannot take (a lone surrogate)
         raise FileError([_("The file is not well-formed XML: %(error)s") % {"error": exc}]) from None
 
 
