@@ -160,9 +160,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A translated file (XLIFF, TMX) uploaded through the site is read and written within one request: at most this many
-# bytes, units and texts changed. A bigger one is refused with a message naming the command that imports it
+# bytes, units and texts changed (reading and checking a unit costs little; writing a text and what follows from it,
+# some 50-100 ms here). A bigger one is refused with a message naming the command that imports it
 # (`manage.py importxliff|importtmx`, which reads up to 50 MB in any number of units).
-EXCHANGE_WEB_LIMITS = {"bytes": 5_000_000, "units": 5_000, "changes": 1_000}
+EXCHANGE_WEB_LIMITS = {"bytes": 5_000_000, "units": 5_000, "changes": 200}
 
 # Local memory by default; several processes share Redis (django-redis): redis://127.0.0.1:6379/0?key_prefix=ipg
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
