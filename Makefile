@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond
+.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond cat-deps
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -85,7 +85,13 @@ edge-deps:
 	@command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish >/dev/null)
 
-test: test-deps browser-deps edge-deps
+## OmegaT 3.6 from Debian's packages, for the test that translates an exported XLIFF with OmegaT's console mode and
+## imports the result (tests/test_exchange_omegat.py; skipped, saying so, where OmegaT is missing).
+cat-deps: java
+	@command -v omegat >/dev/null || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq omegat >/dev/null)
+
+test: test-deps browser-deps edge-deps cat-deps
 	$(BIN)/pytest
 
 ## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.

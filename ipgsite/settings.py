@@ -142,6 +142,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ipgsite.workspace.middleware.InterfaceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "ipgsite.editing.middleware.BusyWritesMiddleware",  # a save that waited too long for another: 503, not 500
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -173,8 +174,21 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # CJK search needs a UTF-8 ctype; template0 lets the test database choose it.
     DATABASES["default"].setdefault("TEST", {}).update({"TEMPLATE": "template0", "CHARSET": "UTF8"})
+    # A writer waits at most 20 s for the write lock (ipgsite.editing.writing.WAIT_FOR_WRITES), then is told so.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c lock_timeout=20s")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # One writer at a time (ipgsite.editing.writing): a transaction takes the write lock as it begins, so that two
+    # saves at once wait for each other (up to `timeout` seconds) instead of one failing as "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# A translated file (XLIFF, TMX) uploaded through the site is read and written within one request: at most this many
+# bytes, units and texts changed (reading and checking a unit costs little; writing a text and what follows from it,
+# some 50-100 ms here). A bigger one is refused with a message naming the command that imports it
+# (`manage.py importxliff|importtmx`, which reads up to 50 MB in any number of units).
+EXCHANGE_WEB_LIMITS = {"bytes": 5_000_000, "units": 5_000, "changes": 200}
 
 # Local memory by default; several processes share Redis (django-redis): redis://127.0.0.1:6379/0?key_prefix=ipg
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}

@@ -13,6 +13,7 @@ from translate.storage import tmx, xliff
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change, State, Status
 from ipgsite.editing.statuses import mark_reviewed
+from ipgsite.exchange.inbound import COMMAND
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
 from people import client_for, paragraph, translator
@@ -206,6 +207,36 @@ def test_an_edit_against_a_stale_revision_is_refused_and_nothing_is_written(ipg,
     assert paragraph("2.3", "example-c").text_ja == theirs  # nothing overwritten, the other unit not written either
 
 
+def test_a_forged_revision_cannot_overwrite_a_newer_edit(ipg, tmp_path):
+    """Only an export gives a unit its revision: a file claiming one the text never had (99) is refused, so that it
+    cannot skip the check of the changes made since."""
+    person = translator("ja")
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    theirs = "（試験）サイトでの新しい訳。"
+    writing.write_text(
+        paragraph("2.3", "example-c"), "ja", theirs, by=translator("ja", "other-ja"), base_revision=writing.LATEST
+    )
+    edit_as_a_cat_tool(path, {"2.3#example-c": "（試験）古い訳からの訳。"})
+    text = path.read_text(encoding="utf-8")
+    unit = text.index('id="2.3#example-c"')
+    note = text.index('<note from="ipg-revision">', unit)
+    end = text.index("</note>", note)
+    path.write_text(text[:note] + '<note from="ipg-revision">99' + text[end:], encoding="utf-8")
+    before = snapshot()
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 units refused"):
+        call_command("importxliff", str(path), "--as", person.username, stdout=out)
+    revision = paragraph("2.3", "example-c").revision
+    assert (
+        f"refused 2.3#example-c: its revision 99 is not one the site exported: the text is at revision {revision}"
+        in (out.getvalue())
+    )
+    assert snapshot() == before and paragraph("2.3", "example-c").text_ja == theirs
+    response = upload(client_for(person), path)
+    assert response.status_code == 409 and "its revision 99 is not one the site exported" in response.content.decode()
+    assert snapshot() == before
+
+
 def test_a_target_left_as_exported_does_not_undo_a_newer_edit(ipg, tmp_path):
     person = translator("ja")
     path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
@@ -328,8 +359,9 @@ def test_a_bad_file_is_a_clear_error_and_changes_nothing(ipg, tmp_path, problem)
 def test_a_file_too_large_and_a_missing_file_are_clear_errors(ipg, tmp_path):
     person = translator("ja")
     big = tmp_path / "big.xlf"
-    big.write_bytes(b" " * 5_000_001)
-    with pytest.raises(CommandError, match="more than 5000000"):
+    with big.open("wb") as file:
+        file.truncate(COMMAND.bytes + 1)  # sparse: refused by its size, before it is read
+    with pytest.raises(CommandError, match=f"more than {COMMAND.bytes}"):
         import_file(big, person.username)
     with pytest.raises(CommandError, match="cannot be read"):
         import_file(tmp_path / "nothing.xlf", person.username)
@@ -485,3 +517,54 @@ def test_an_upload_needs_a_file_and_the_csrf_token(ipg):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(person, backend="django.contrib.auth.backends.ModelBackend")
     assert strict.post("/admin/translate/exchange/upload/", {}).status_code == 403
+
+
+def test_a_file_too_big_for_the_web_is_refused_with_the_command_to_use_which_imports_it(ipg, tmp_path, settings):
+    person = translator("ja")
+    client = client_for(person)
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja")  # every section: more than 20 units
+    edit_as_a_cat_tool(path, {"2.3#example-a": "（試験）大きなファイルの訳。", "2.3#example-b": "（試験）二つ目。"})
+    units = len(units_by_id(path)[1])
+    before = snapshot()
+    for limits, message in [
+        ({"bytes": 5_000_000, "units": 20, "changes": 1_000}, f"The file has {units} units; a file uploaded here "),
+        ({"bytes": 5_000_000, "units": 5_000, "changes": 1}, "The file changes 2 texts; a file uploaded here "),
+        ({"bytes": 1_000, "units": 5_000, "changes": 1_000}, "The file is larger than 1000 bytes."),
+    ]:
+        settings.EXCHANGE_WEB_LIMITS = limits
+        response = upload(client, path)
+        page = response.content.decode()
+        assert response.status_code == 400 and message in page
+        assert "manage.py importxliff FILE --as USERNAME" in page
+        assert snapshot() == before
+    assert "2 changed" in import_file(path, person.username)  # the command takes it
+    assert paragraph("2.3", "example-b").text_ja == "（試験）二つ目。"
+
+
+def test_a_file_of_35000_unknown_units_is_looked_up_in_a_few_queries(ipg, tmp_path, django_assert_max_num_queries):
+    """Each unit was once looked up with a query of its own: minutes for this file. Now the whole file is looked up
+    at once, and the report names the first hundred problems and counts the rest."""
+    units = "".join(
+        f'<trans-unit id="2.3#unknown-{n}"><source>Text {n}.</source><target>訳 {n}。</target>'
+        '<note from="ipg-revision">1</note></trans-unit>'
+        for n in range(35_000)
+    )
+    path = tmp_path / "unknown.xlf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+        f'<file original="2.3" source-language="en" target-language="ja" datatype="plaintext"><body>{units}</body>'
+        "</file></xliff>",
+        encoding="utf-8",
+    )
+    assert 4_500_000 < path.stat().st_size < 5_000_000  # within the web's bytes, as the translator's file was
+    person = translator("ja")
+    with django_assert_max_num_queries(12), pytest.raises(CommandError) as error:
+        call_command("importxliff", str(path), "--as", person.username, stdout=StringIO())
+    problems = str(error.value).splitlines()[1:]
+    assert len(problems) == 101 and problems[0].strip() == "2.3#unknown-0: the site has no such paragraph."
+    assert problems[-1].strip() == "… and 34900 more problems."
+    # On the web it is refused for its number of units, before any is looked up.
+    client = client_for(person)
+    with django_assert_max_num_queries(12):
+        response = upload(client, path)
+    assert response.status_code == 400 and "The file has 35000 units" in response.content.decode()

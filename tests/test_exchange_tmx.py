@@ -11,6 +11,7 @@ from translate.storage import tmx
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change, State, Status
+from ipgsite.exchange.inbound import COMMAND
 from people import client_for, paragraph, translator
 from test_exchange import export, snapshot, upload
 
@@ -222,8 +223,9 @@ def test_a_doctype_old_language_attributes_and_inline_codes_are_read(ipg, tmp_pa
 def test_a_file_too_large_a_missing_file_and_an_unknown_user_are_clear_errors(ipg, tmp_path):
     person = translator("ja")
     big = tmp_path / "big.tmx"
-    big.write_bytes(b" " * 5_000_001)
-    with pytest.raises(CommandError, match="more than 5000000"):
+    with big.open("wb") as file:
+        file.truncate(COMMAND.bytes + 1)  # sparse: refused by its size, before it is read
+    with pytest.raises(CommandError, match=f"more than {COMMAND.bytes}"):
         import_tmx(big, person.username)
     with pytest.raises(CommandError, match="cannot be read"):
         import_tmx(tmp_path / "nothing.tmx", person.username)
@@ -421,3 +423,17 @@ def test_traditional_chinese_is_not_read_as_the_sites_simplified_chinese(ipg, tm
     assert snapshot() == before and Change.objects.count() == changes
     retag(path, {"zh-TW": "zh-CN"})
     assert "changed 2.3#example-b [zh-hans]" in import_tmx(path, person.username)
+
+
+def test_a_forged_revision_cannot_overwrite_a_newer_edit(ipg, tmp_path):
+    example_c = paragraph("2.3", "example-c")
+    theirs = "（試験）サイトでの新しい訳。"
+    writing.write_text(example_c, "ja", theirs, by=translator("ja", "other-ja"), base_revision=example_c.revision)
+    path = tmp_path / "forged.tmx"
+    path.write_bytes(tmx_file(tu(revision=99, target="（試験）古い訳からの訳。")))
+    before = snapshot()
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 units refused"):
+        call_command("importtmx", str(path), "--as", translator("ja").username, stdout=out)
+    assert f"refused {EXAMPLE_C}: its revision 99 is not one the site exported" in out.getvalue()
+    assert snapshot() == before and paragraph("2.3", "example-c").text_ja == theirs

@@ -1,6 +1,23 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
-from ipgsite.editing.models import Change
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.db import connection, connections, transaction
+from django.test import Client
+
+from ipgsite.editing.groups import ensure_groups
+from ipgsite.editing.models import Change, WriteLock
+from ipgsite.terms.models import Occurrence, Term
+from ipgsite.terms.occurrences import rebuild_occurrences
 from people import (
     MANAGEMENT_FORM,
     admin_form_data,
@@ -145,3 +162,163 @@ def test_malformed_posts_get_a_message_or_a_404_never_an_error(ipg):
     )
     assert response.status_code == 200 and "NUL" in response.content.decode()
     assert not paragraph("2.4", "example-a").text_ja
+
+
+# Saves at the same moment, each in its own thread with its own database connection (committed, as on a server).
+
+
+def at_once(*posts):
+    """Send each post ((client, url, data)) from its own thread, all released together; their responses."""
+    barrier = threading.Barrier(len(posts))
+    responses = [None] * len(posts)
+
+    def send(index, client, url, data):
+        try:
+            barrier.wait(timeout=30)
+            responses[index] = client.post(url, data)
+        finally:
+            connection.close()  # this thread's own connection
+
+    threads = [threading.Thread(target=send, args=(i, *post)) for i, post in enumerate(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert all(response is not None for response in responses), "a save never answered"
+    return responses
+
+
+def server_client(user):
+    """A client that answers a server error with a 500, as a browser sees it, rather than raising."""
+    client = Client(raise_request_exception=False)
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def term_form(client, key):
+    url = f"/admin/terms/term/{Term.objects.get(key=key).pk}/change/"
+    return url, admin_form_data(client.get(url))
+
+
+def occurrences():
+    return Counter(Occurrence.objects.values_list("term_id", "paragraph_id", "note_id", "language", "text", "nth"))
+
+
+def assert_occurrences_are_those_of_the_stored_text():
+    """What the saves left in terms_occurrence is what finding every term again in the stored text gives."""
+    left = occurrences()
+    with transaction.atomic():
+        rebuild_occurrences()
+        found = occurrences()
+        transaction.set_rollback(True)
+    assert left == found
+
+
+ON_POSTGRES = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite's in-memory test database shares one cache between threads, which refuses a second writer at once "
+    "('database table is locked') where a database file makes it wait: run with DATABASE_URL=postgres://…",
+)
+
+
+@pytest.fixture
+def committed(transactional_db):
+    """A database whose writes commit, as a server's do, with the translators' groups and their permissions (a flush
+    after the previous transactional test recreated the groups before every app's permissions were back)."""
+    ensure_groups(apps)
+
+
+@ON_POSTGRES
+def test_two_term_saves_at_once_are_both_saved(committed):
+    first, second = server_client(translator("ja", "first")), server_client(translator("ja", "second"))
+    for round, (hand, library) in enumerate([("（試験）手", "（試験）書庫"), ("手札", "ライブラリー")] * 2):
+        hand_url, hand_data = term_form(first, "hand")
+        library_url, library_data = term_form(second, "library")
+        hand_data["name_ja"], library_data["name_ja"] = hand, library
+        responses = at_once((first, hand_url, hand_data), (second, library_url, library_data))
+        assert [r.status_code for r in responses] == [302, 302], round
+        assert (Term.objects.get(key="hand").name_ja, Term.objects.get(key="library").name_ja) == (hand, library)
+        assert_occurrences_are_those_of_the_stored_text()
+
+
+@ON_POSTGRES
+def test_a_term_save_beside_a_save_on_the_translate_page_are_both_saved(committed):
+    terms, pages = server_client(translator("ja", "terms")), server_client(translator("ja", "pages"))
+    names = ["（試験）手", "手札"] * 3
+    for round, name in enumerate(names):
+        hand_url, hand_data = term_form(terms, "hand")
+        hand_data["name_ja"] = name
+        page = translate_form(pages, "2.3", "ja")
+        text = f"（試験）{round}回目：手札とライブラリーを確認する。"
+        page.update({"p-example-a-text": text, "save": "p-example-a"})
+        term_response, page_response = at_once((terms, hand_url, hand_data), (pages, translate_url("2.3", "ja"), page))
+        assert (term_response.status_code, page_response.status_code) == (302, 302), round
+        assert Term.objects.get(key="hand").name_ja == name
+        assert paragraph("2.3", "example-a").text_ja == text
+        assert_occurrences_are_those_of_the_stored_text()
+
+
+@ON_POSTGRES
+def test_a_save_that_waits_too_long_for_another_is_told_so_and_saves_nothing(ipg):
+    importing = connections.create_connection("default")  # another process's connection, in the middle of an import
+    try:
+        with importing.cursor() as cursor, connection.cursor() as ours:
+            cursor.execute("BEGIN")
+            cursor.execute(
+                "INSERT INTO translations_writelock (id) VALUES (%s) ON CONFLICT DO NOTHING", [WriteLock.ONE]
+            )
+            cursor.execute("SELECT id FROM translations_writelock WHERE id = %s FOR UPDATE", [WriteLock.ONE])
+            ours.execute("SET lock_timeout = '1s'")  # rather than the 20 s a writer waits
+            client = client_for(translator("ja"))
+            form = translate_form(client, "2.4", "ja")
+            form.update({"p-example-a-text": "（試験）待ちきれない。", "save": "p-example-a"})
+            response = client.post(translate_url("2.4", "ja"), form)
+            cursor.execute("ROLLBACK")
+    finally:
+        importing.close()
+    assert response.status_code == 503 and response["Retry-After"]
+    assert "Nothing of yours was saved" in response.content.decode()
+    assert not paragraph("2.4", "example-a").text_ja
+
+
+SAVER = Path(__file__).resolve().parent / "concurrent_saver.py"
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the same saves on SQLite, in a database file")
+def test_on_sqlite_a_term_save_and_a_page_save_at_once_in_two_processes_are_both_saved(committed, tmp_path):
+    """SQLite as `make serve` and a small deployment run it: a database file, one process per request. Each save
+    begins its transaction with the write lock (IMMEDIATE), so the second waits for the first instead of failing
+    with "database is locked"."""
+    translator("ja", "terms"), translator("ja", "pages")
+    database = tmp_path / "ipg.sqlite3"
+    target = sqlite3.connect(database)
+    connection.ensure_connection()
+    connection.connection.backup(target)  # the test database, content and translators, committed, as a file
+    target.close()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DJANGO_SETTINGS_MODULE": "ipgsite.test_settings"}
+    for round in range(3):
+        folder = tmp_path / f"round-{round}"
+        folder.mkdir()
+        savers = [
+            subprocess.Popen([sys.executable, str(SAVER), str(folder), who], env=env, stdout=subprocess.PIPE, text=True)
+            for who in ("terms", "pages")
+        ]
+        while not all((folder / f"ready-{who}").exists() for who in ("terms", "pages")):
+            assert all(saver.poll() is None for saver in savers), "a saver stopped before saving"
+            time.sleep(0.05)
+        (folder / "go").touch()
+        answers = [saver.communicate(timeout=120)[0].split() for saver in savers]
+        assert answers == [["302"], ["302"]], round
+        stored = sqlite3.connect(database)
+        name = stored.execute("SELECT name_ja FROM terms_term WHERE key = 'hand'").fetchone()[0]
+        stored.close()
+        assert name == "（試験）手"
+        if round < 2:  # back to the content's name, so that the next round saves a change again
+            restore = sqlite3.connect(database)
+            restore.execute("UPDATE terms_term SET name_ja = '手札' WHERE key = 'hand'")
+            restore.execute(
+                "UPDATE ipg_paragraph SET text_ja = '' WHERE key = 'example-a' AND section_id = "
+                "(SELECT id FROM ipg_section WHERE number = '2.3')"
+            )
+            restore.commit()
+            restore.close()

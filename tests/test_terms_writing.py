@@ -8,7 +8,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change, State, Status
-from ipgsite.terms.models import Term
+from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.terms.models import Occurrence, Term
+from ipgsite.terms.occurrences import refind
 from people import admin_form_data, client_for, editor, translator
 
 
@@ -239,3 +241,23 @@ def test_a_change_to_a_term_is_reverted_from_its_history_as_a_change_of_its_own(
     japanese = Change.objects.of(scry).first()
     assert client.post(f"/admin/translate/changes/{japanese.pk}/revert/").status_code == 403
     assert term("scry").name_ja == "占術(テスト)"
+
+
+def test_a_term_save_rewrites_only_the_occurrences_it_changes(ipg):
+    """A save of the Japanese name of one term leaves every other text's occurrences as they were (the same rows),
+    so that two saves at once touch few rows; the texts that named the term by its old name lose those."""
+    hand = term("hand")
+    named = set(Occurrence.objects.filter(term=hand, language="ja").values_list("paragraph_id", "note_id"))
+    assert named
+    elsewhere = {
+        pk
+        for pk, code, paragraph_id, note_id in Occurrence.objects.values_list("pk", "language", "paragraph", "note")
+        if code != "ja" or (paragraph_id, note_id) not in named
+    }
+    writing.write_text(hand, "ja", "（試験）手", by=translator("ja"), base_revision=hand.revision)
+    assert elsewhere <= set(Occurrence.objects.values_list("pk", flat=True))  # the same rows, untouched
+    assert not Occurrence.objects.filter(term=hand, language="ja").exists()
+    # Finding the terms again in a text that did not change rewrites nothing.
+    rows = set(Occurrence.objects.values_list("pk", flat=True))
+    refind(Paragraph.objects.values_list("pk", flat=True), Note.objects.values_list("pk", flat=True))
+    assert set(Occurrence.objects.values_list("pk", flat=True)) == rows

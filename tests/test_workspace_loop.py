@@ -3,7 +3,16 @@
 from edits import add_note
 from ipgsite.editing.models import State, Status
 from ipgsite.ipg.models import Note, Section
-from people import MANAGEMENT_FORM, client_for, paragraph, person, translate_form, translate_url, translator
+from people import (
+    MANAGEMENT_FORM,
+    FormFields,
+    client_for,
+    paragraph,
+    person,
+    translate_form,
+    translate_url,
+    translator,
+)
 
 
 def note_state(note, code):
@@ -185,3 +194,60 @@ def test_a_note_translation_is_reviewed_by_someone_else_only(ipg):
     form["review"] = f"n-{note.pk}"
     assert other.post(translate_url("2.3", "zh-hans"), form).status_code == 302
     assert note_state(note, "zh-hans") == State.REVIEWED
+
+
+def filtered_form(client, number, code, status):
+    """What the translate page filtered to one status posts unchanged: its textareas and hidden inputs."""
+    response = client.get(translate_url(number, code) + f"?status={status}")
+    assert response.status_code == 200
+    fields = FormFields()
+    fields.feed(response.content.decode())
+    return response, fields.data
+
+
+def test_the_missing_only_view_shows_only_missing_texts_to_edit(ipg):
+    """2.3 in Chinese: every paragraph is translated, the Japanese notes under them are not. The page shows each
+    paragraph's text to read, for context, and a field only for each missing note."""
+    client = client_for(translator("zh-hans"))
+    response, form = filtered_form(client, "2.3", "zh-hans", "missing")
+    fields = [name.removesuffix("-text") for name in form if name.endswith("-text")]
+    assert fields and all(name.startswith("n-") for name in fields)
+    assert all(note_state(Note.objects.get(pk=name[2:]), "zh-hans") == State.MISSING for name in fields)
+    html = response.content.decode()
+    translated = paragraph("2.3", "definition-1").text_zh_hans
+    assert translated in html and 'name="p-definition-1-text"' not in html  # shown, not editable
+
+    # Typing in the first field and saving writes that note, and no paragraph.
+    before = {p.pk: (p.text_zh_hans, p.revision) for p in Section.objects.get(number="2.3").paragraphs.all()}
+    first = fields[0]
+    form.update({f"{first}-text": "（测试）第一个注释的译文。", "save": first})
+    assert client.post(translate_url("2.3", "zh-hans"), form).status_code == 302
+    assert Note.objects.get(pk=first[2:]).body_in("zh-hans") == "（测试）第一个注释的译文。"
+    after = {p.pk: (p.text_zh_hans, p.revision) for p in Section.objects.get(number="2.3").paragraphs.all()}
+    assert after == before
+
+
+def test_a_post_for_a_text_the_filtered_page_did_not_show_is_not_saved(ipg):
+    """A page from before the fix (or a crafted post) sends a translated paragraph's field from the missing-only
+    view: it is not saved, and the translator's text is kept with the reason."""
+    client = client_for(translator("zh-hans"))
+    finished = paragraph("2.3", "definition-1")
+    post = {
+        **MANAGEMENT_FORM,
+        "status": "missing",
+        "p-definition-1-text": "（测试）以为这里缺译文。",
+        "p-definition-1-revision": str(finished.revision),
+        "save": "p-definition-1",
+    }
+    response = client.post(translate_url("2.3", "zh-hans"), post)
+    html = response.content.decode()
+    assert response.status_code == 200 and "Not saved: this text is translated" in html
+    assert ">（测试）以为这里缺译文。</textarea>" in html  # kept in its field
+    assert paragraph("2.3", "definition-1").text_zh_hans == finished.text_zh_hans
+    assert paragraph("2.3", "definition-1").revision == finished.revision
+
+
+def test_the_outdated_only_view_shows_only_outdated_texts_to_edit(ipg):
+    response, form = filtered_form(client_for(translator("ja")), "2.3", "ja", "outdated")
+    fields = [name.removesuffix("-text") for name in form if name.endswith("-text")]
+    assert fields == ["p-remedy-5", "p-upgrade-1"]

@@ -151,10 +151,10 @@ def text_of(obj, code):
 def status_of(obj, code):
     """The status of a paragraph's, a note's or a registered row's translation into `code`, locked for update."""
     if isinstance(obj, Note):
-        return Status.of_notes.select_for_update().get(note=obj, language=code)
+        return Status.of_notes.select_for_update(no_key=True).get(note=obj, language=code)
     if isinstance(obj, Paragraph):
-        return Status.objects.select_for_update().get(paragraph=obj, language=code)
-    return Status.objects.of(obj).select_for_update().get(language=code)
+        return Status.objects.select_for_update(no_key=True).get(paragraph=obj, language=code)
+    return Status.objects.of(obj).select_for_update(no_key=True).get(language=code)
 
 
 # Rows of other registered models: each language's status follows the English of the texts it compares.

@@ -5,6 +5,10 @@ Each write checks the writer's rights against what is stored (never against what
 locks the row, refuses a lost update, and records the revision and history. What a write then sets off (translation
 status, cross-links, search index, cache version) is listed, in order, in `settings.AFTER_WRITE`; it runs once per
 batch of writes, in the same transaction. Nothing else writes content, and reading a page writes nothing.
+
+One batch of writes at a time: the outermost batch first takes the write lock (`hold_the_write_lock`), before any
+row, so that two saves at the same moment wait for each other instead of deadlocking; a writer that waits too long
+gets `Busy`, with nothing written.
 """
 
 import contextvars
@@ -13,14 +17,14 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Chapter, FormerKey, Note, Paragraph, Section
 
 from . import after_write, registry
-from .models import Change
+from .models import Change, WriteLock
 from .permissions import can_edit_structure, require_structure, require_translate
 
 MAX_LENGTH = 20_000
@@ -158,6 +162,35 @@ class Declared:
 
 _batch = contextvars.ContextVar("batch", default=None)
 
+# How long a writer waits for the write lock (PostgreSQL's lock_timeout, set in settings.DATABASES; SQLite's
+# timeout): less than gunicorn's 30 s, so that a writer kept waiting gets a page saying so rather than no answer.
+WAIT_FOR_WRITES = 20  # seconds
+
+
+class Busy(Exception):
+    """Another batch of writes (an import, a load) held the write lock for longer than a writer waits: nothing of
+    this one was written; saving again in a moment works."""
+
+
+def hold_the_write_lock():
+    """Wait for the other batches of writes, then hold the write lock until this transaction ends.
+
+    PostgreSQL: the lock on the one `WriteLock` row, taken before any other row, so that every batch takes its locks
+    in the same order (this one first) and no two can deadlock. SQLite: the database's own write lock, which BEGIN
+    IMMEDIATE took as the transaction began (`settings.DATABASES`), so there is nothing more to take.
+    """
+    if not connection.features.has_select_for_update:
+        return
+    if not list(WriteLock.objects.select_for_update().filter(pk=WriteLock.ONE)):
+        WriteLock.objects.bulk_create([WriteLock(pk=WriteLock.ONE)], ignore_conflicts=True)  # after a flush
+        list(WriteLock.objects.select_for_update().filter(pk=WriteLock.ONE))
+
+
+def _is_busy(error):
+    """A lock waited for longer than the database lets a writer wait: PostgreSQL's lock_timeout (lock_not_available),
+    SQLite's timeout ("database is locked")."""
+    return getattr(error.__cause__, "sqlstate", None) == "55P03" or "database is locked" in str(error)
+
 
 @contextmanager
 def batch(by, everything=False):
@@ -172,9 +205,14 @@ def batch(by, everything=False):
     token = _batch.set(current)
     try:
         with transaction.atomic():
+            hold_the_write_lock()
             yield current
             if current:
                 after_write.apply(current)
+    except OperationalError as error:
+        if _is_busy(error):
+            raise Busy() from error
+        raise
     finally:
         _batch.reset(token)
 
@@ -311,6 +349,11 @@ def check_text(obj, code, text, by, base_revision, minor=False, field=None):
     theirs = text_in(obj, code, field)
     if text == theirs:
         return None
+    if base_revision is not LATEST and base_revision > obj.revision:
+        # A version the text never had skips the check below: a forged form or file, or a row made anew since.
+        raise ValidationError(
+            _("The form names a version of this text that it never had; reload the page and try again.")
+        )
     if base_revision is not LATEST and base_revision < obj.revision:
         since = list(changed_since(obj, code, base_revision, field))
         if since:
@@ -329,7 +372,7 @@ def write_text(obj, code, text, *, by, base_revision, minor=False, reverting=Non
     """
     field = _field(obj, field)
     with batch(by) as current:
-        obj = type(obj).objects.select_for_update().get(pk=obj.pk)
+        obj = type(obj).objects.select_for_update(no_key=True).get(pk=obj.pk)
         text = check_text(obj, code, text, by, base_revision, minor, field=field)
         if text is None:
             return False
@@ -407,7 +450,7 @@ def change_note(note, *, by, **values):
     """A note's language, source or order (or, for an editor, its paragraph). An editor may; a translator only
     for a note whose stored language, and whose new language, are theirs."""
     with batch(by) as current:
-        stored = Note.objects.select_for_update().get(pk=note.pk)
+        stored = Note.objects.select_for_update(no_key=True).get(pk=note.pk)
         changed = {name: value for name, value in values.items() if getattr(stored, name) != value}
         if not changed:
             return stored
@@ -452,7 +495,7 @@ def save_structure(obj, values, *, by):
     if texts and any(name.startswith(texts) for name in values):
         raise ValueError(f"The texts of {type(obj).__name__} ({', '.join(texts)}) change through write_text.")
     with batch(by) as current:
-        stored = type(obj).objects.select_for_update().get(pk=obj.pk) if obj.pk else obj
+        stored = type(obj).objects.select_for_update(no_key=True).get(pk=obj.pk) if obj.pk else obj
         changed = {name: value for name, value in values.items() if obj.pk is None or getattr(stored, name) != value}
         if not changed and obj.pk:
             return stored

@@ -1,23 +1,29 @@
 """A translated file coming back from a translation tool, in any of the formats the site reads (XLIFF 1.2, TMX 1.4b).
 
 Each format's reader turns the document into `UnitDoc`s; from there every format is imported the same way. The
-file is parsed with defusedxml (no entities), at most MAX_BYTES; every unit is checked before anything is written,
+file is read in the encoding it declares (`xml_text`) and parsed with defusedxml (no entities), within the limits of
+where it comes from (`Limits`: the web takes smaller files than the command line); every unit is checked before
+anything is written,
 and the writes go through `editing.writing` in one transaction, with the importer's rights. All or nothing: a file
 that would change a language the importer may not edit, or any unit whose source changed since the export or whose
 target someone changed on the site since, changes nothing; the report names each.
 """
 
+import codecs
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import Change
@@ -26,7 +32,26 @@ from ipgsite.ipg import languages
 
 from . import units as units_
 
-MAX_BYTES = 5_000_000
+MAX_PROBLEMS = 100  # a report names at most this many problems, then says how many more
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one import may read and write: bytes, units, and texts changed (None: no limit but the bytes)."""
+
+    bytes: int
+    units: int | None = None
+    changes: int | None = None
+    where: str = "command"  # "web": a refusal says to use the command line
+
+    @classmethod
+    def web(cls):
+        """An upload through the site: small enough to be read and written within one request
+        (`settings.EXCHANGE_WEB_LIMITS`); bigger files go through `manage.py importxliff|importtmx`."""
+        return cls(**settings.EXCHANGE_WEB_LIMITS, where="web")
+
+
+COMMAND = Limits(bytes=50_000_000)
 
 
 def file_language(code):
@@ -62,12 +87,19 @@ def site_language(value):
 
 
 class FileError(Exception):
-    """A file that cannot be imported: every problem found, and its format when it is one the site reads."""
+    """A file that cannot be imported: every problem found (the first MAX_PROBLEMS, then how many more), and its
+    format when it is one the site reads."""
 
     def __init__(self, problems, format=None):
+        if len(problems) > MAX_PROBLEMS:
+            more = len(problems) - MAX_PROBLEMS
+            problems = [
+                *problems[:MAX_PROBLEMS],
+                ngettext("… and %(count)d more problem.", "… and %(count)d more problems.", more) % {"count": more},
+            ]
         self.problems = problems
         self.format = format
-        super().__init__("; ".join(problems))
+        super().__init__("; ".join(str(problem) for problem in problems))
 
 
 @dataclass
@@ -85,39 +117,138 @@ class UnitDoc:
 
 @dataclass(frozen=True)
 class Format:
-    """A format the site reads back: its name, its root element's local name, and its reader (root -> [UnitDoc])."""
+    """A format the site reads back: its name, its root element's local name, its units' local name, its reader
+    (root -> [UnitDoc]) and the command that imports it."""
 
     name: str
     root: str
+    unit: str
     read: Callable
+    command: str
 
 
-def too_large():
-    return _("The file is larger than %(max)d bytes.") % {"max": MAX_BYTES}
+def use_the_command_line(formats):
+    """What a refusal of a file too big for the web says to do instead."""
+    commands = " / ".join(f"manage.py {format.command} FILE --as USERNAME" for format in formats)
+    return _("Import it on the command line (%(commands)s), or split it.") % {"commands": commands}
+
+
+def too_large(limits=COMMAND, formats=()):
+    message = _("The file is larger than %(max)d bytes.") % {"max": limits.bytes}
+    return f"{message} {use_the_command_line(formats)}" if limits.where == "web" else message
+
+
+def too_many_units(count, limits, formats):
+    message = _("The file has %(count)d units; a file uploaded here may have at most %(max)d.")
+    return f"{message % {'count': count, 'max': limits.units}} {use_the_command_line(formats)}"
+
+
+def too_many_changes(count, limits, formats):
+    message = _("The file changes %(count)d texts; a file uploaded here may change at most %(max)d.")
+    return f"{message % {'count': count, 'max': limits.changes}} {use_the_command_line(formats)}"
 
 
 def local_name(tag):
     return tag.rpartition("}")[2]
 
 
-def parse_xml(data):
-    """The root element of a document of at most MAX_BYTES, without entities; raises FileError."""
-    if len(data) > MAX_BYTES:
-        raise FileError([too_large()])
+# The encodings a file may declare: any Python reads, but UTF-7, in which the same text has many spellings (a way to
+# smuggle markup past filters; HTML forbids it too), and Python's own codecs that are no character encoding of a
+# file. A few names are read as the larger encoding that tools which write them really use: Windows' Shift_JIS
+# (cp932) has NEC's and IBM's characters, GBK and GB18030 hold GB2312.
+REFUSED_ENCODINGS = {"utf_7", "unicode_escape", "raw_unicode_escape", "punycode", "idna", "undefined", "mbcs", "oem"}
+LARGER_ENCODING = {"shift_jis": "cp932", "gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949"}
+DECLARATION = re.compile(rb"""<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
+BOMS = (  # UTF-32 before UTF-16: its little-endian mark starts with UTF-16's
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+UTF16_WITHOUT_BOM = ((b"<\x00?\x00", "utf-16-le"), (b"\x00<\x00?", "utf-16-be"))
+
+
+def _encoding_of(data):
+    """(the encoding's name as the file gives it, the codec Python reads it with) from the byte order mark, else the
+    XML declaration (UTF-8 without either); raises FileError for one the site does not read."""
+    for bom, codec in BOMS:
+        if data.startswith(bom):
+            return codec, codec
+    for start, codec in UTF16_WITHOUT_BOM:
+        if data.startswith(start):
+            return codec, codec
+    match = DECLARATION.match(data[:200])
+    if match is None:
+        return "UTF-8", "utf-8"
+    name = match[1].decode("ascii")
     try:
-        return SafeET.fromstring(data)
+        codec = codecs.lookup(name).name.replace("-", "_")
+        "".encode(codec)  # text encodings only (not base64, rot13…)
+    except (LookupError, UnicodeError):
+        codec = None
+    if codec is None or codec in REFUSED_ENCODINGS:
+        raise FileError(
+            [
+                _("The file declares the encoding “%(encoding)s”, which the site does not read; save it as UTF-8.")
+                % {"encoding": name}
+            ]
+        )
+    return name, codec
+
+
+def xml_text(data):
+    """The document as text, read in the encoding its byte order mark or XML declaration names (expat itself reads
+    only UTF-8, UTF-16, ISO-8859-1 and ASCII); raises FileError naming the encoding when it cannot be read."""
+    name, codec = _encoding_of(data)
+    for attempt in dict.fromkeys([codec, LARGER_ENCODING.get(codec, codec)]):
+        try:
+            text = data.decode(attempt).removeprefix("\ufeff")
+            break
+        except UnicodeError as error:
+            failed = error
+    else:
+        raise FileError(
+            [
+                _("The file declares the encoding “%(encoding)s”, but byte %(at)d is not text in it; save it as UTF-8.")
+                % {"encoding": name, "at": getattr(failed, "start", 0)}
+            ]
+        )
+    if DECLARATION.match(data[:200]) and not text.startswith("<?xml"):
+        # An encoding whose text does not begin as its own declaration does (UTF-16 named, but no UTF-16 read).
+        raise FileError(
+            [
+                _("The file declares the encoding “%(encoding)s”, but it is not written in it; save it as UTF-8.")
+                % {"encoding": name}
+            ]
+        )
+    return text
+
+
+def parse_xml(data, limits=COMMAND, formats=()):
+    """The root element of a document within `limits`, without entities; raises FileError."""
+    if len(data) > limits.bytes:
+        raise FileError([too_large(limits, formats)])
+    text = xml_text(data)
+    try:
+        return SafeET.fromstring(text)
     except DefusedXmlException:
         raise FileError([_("The file declares entities; XLIFF and TMX need none.")]) from None
-    except SafeET.ParseError as exc:
+    except (SafeET.ParseError, ValueError) as exc:  # ValueError: text expat cannot take (a lone surrogate)
         raise FileError([_("The file is not well-formed XML: %(error)s") % {"error": exc}]) from None
 
 
-def read_units(data, formats):
-    """(format, [UnitDoc]) of a document in one of `formats`, told apart by the root element; raises FileError."""
-    root = parse_xml(data)
+def read_units(data, formats, limits=COMMAND):
+    """(format, [UnitDoc]) of a document in one of `formats`, told apart by the root element, within `limits`;
+    raises FileError."""
+    root = parse_xml(data, limits, formats)
     for format in formats:
         if local_name(root.tag) == format.root:
             try:
+                if limits.units is not None:
+                    count = sum(1 for element in root.iter() if local_name(element.tag) == format.unit)
+                    if count > limits.units:
+                        raise FileError([too_many_units(count, limits, [format])])
                 return format, format.read(root)
             except FileError as exc:
                 exc.format = format
@@ -167,11 +298,11 @@ def check_units(docs, by):
     for code in sorted({doc.target_language for doc in docs}, key=languages.CODES.index):
         require_translate(by, code)
     report, writes, problems = Report(), [], []
+    found = units_.find_all(doc.id for doc in docs)  # a few queries for the whole file, not one per unit
     for doc in docs:
-        try:
-            obj = units_.find(doc.id)
-        except units_.UnknownUnit as exc:
-            problems.append(str(exc))
+        obj = found[doc.id]
+        if isinstance(obj, units_.UnknownUnit):
+            problems.append(str(obj))
             continue
         code = doc.target_language
         if not units_.is_translation(obj, code):
@@ -200,6 +331,17 @@ def check_units(docs, by):
                 )
             )
             continue
+        if doc.revision is not writing.LATEST and doc.revision > obj.revision:
+            # Only an export gives a file its revisions, and never one the text has not reached: a forged or
+            # mistyped one would skip the check below, which reads the changes made after the file's revision.
+            report.refused.append(
+                (
+                    doc.id,
+                    _("its revision %(file)d is not one the site exported: the text is at revision %(site)d")
+                    % {"file": doc.revision, "site": obj.revision},
+                )
+            )
+            continue
         if doc.revision is writing.LATEST and was_stored_before(obj, code, text):
             report.unchanged.append(doc.id)  # an older text from a file without revisions: the newer one stands
             continue
@@ -224,23 +366,30 @@ def check_units(docs, by):
     return report, writes
 
 
-def import_units(docs, by):
-    """Write the changed targets of `docs` as `by`: the report; written only when nothing was refused."""
+def import_units(docs, by, limits=COMMAND, formats=()):
+    """Write the changed targets of `docs` as `by`: the report; written only when nothing was refused. Checked and
+    written under the write lock (`writing.batch`), so that no one saves a text of the file in between."""
     with writing.batch(by):
         report, writes = check_units(docs, by)
         if report.refused:
             return report
+        if limits.changes is not None and len(writes) > limits.changes:
+            raise FileError([too_many_changes(len(writes), limits, formats)])
         for obj, code, text, revision in writes:
             writing.write_text(obj, code, text, by=by, base_revision=revision)
         report.written = bool(writes)
     return report
 
 
-def import_file(data, by, formats):
-    """Import a document in one of `formats` as `by`: (its format, the report). Raises FileError, PermissionDenied,
-    ValidationError, or writing.Conflict when someone saves a text of the file while it is being written."""
-    format, docs = read_units(data, formats)
-    return format, import_units(docs, by)
+def import_file(data, by, formats, limits=COMMAND):
+    """Import a document in one of `formats` as `by`, within `limits`: (its format, the report). Raises FileError,
+    PermissionDenied, ValidationError, or writing.Busy when another import held the write lock too long."""
+    format, docs = read_units(data, formats, limits)
+    try:
+        return format, import_units(docs, by, limits, [format])
+    except FileError as exc:
+        exc.format = format
+        raise
 
 
 class ImportCommand(BaseCommand):
@@ -265,13 +414,13 @@ class ImportCommand(BaseCommand):
             self.fail(file, [f"no active user {username!r}"])
         try:
             size = Path(file).stat().st_size
-            if size > MAX_BYTES:
-                self.fail(file, [f"{file} is {size} bytes, more than {MAX_BYTES}"])
+            if size > COMMAND.bytes:
+                self.fail(file, [f"{file} is {size} bytes, more than {COMMAND.bytes}"])
             data = Path(file).read_bytes()
         except OSError as exc:
             self.fail(file, [f"{file} cannot be read: {exc.strerror}"])
         try:
-            _format, report = import_file(data, by, [self.format])
+            _format, report = import_file(data, by, [self.format], COMMAND)
         except FileError as exc:
             self.fail(file, exc.problems)
         except (PermissionDenied, ValidationError) as exc:
@@ -280,6 +429,14 @@ class ImportCommand(BaseCommand):
             self.fail(
                 file,
                 [f"someone saved {conflict.obj} [{conflict.code}] while the file was being imported; import it again"],
+            )
+        except writing.Busy:
+            self.fail(
+                file,
+                [
+                    f"another import or load was being written for more than {writing.WAIT_FOR_WRITES} s; "
+                    "import the file again when it is done"
+                ],
             )
         if self.as_json:
             self.stdout.write(json_text({"file": file, **report.as_json()}))

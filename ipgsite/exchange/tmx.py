@@ -192,7 +192,7 @@ def read_tmx(root):
     ]
 
 
-FORMAT = Format("TMX 1.4b", "tmx", read_tmx)
+FORMAT = Format("TMX 1.4b", "tmx", "tu", read_tmx, "importtmx")
 
 
 def import_tmx(data, by):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ipgsite.editing.models import State, Status
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Note, Paragraph
+from ipgsite.ipg.models import Note, Paragraph, Section
 
 UNIT_ID = re.compile(r"^(?P<number>[0-9A-Z.]+)#(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*)(?:/note-(?P<place>[1-9][0-9]{0,3}))?$")
 
@@ -79,18 +79,50 @@ class UnknownUnit(LookupError):
 
 def find(id):
     """The paragraph or note a unit id names; raises UnknownUnit saying why not."""
-    match = UNIT_ID.match(id or "")
-    if not match:
-        raise UnknownUnit(_("%(id)s is not a unit id like 2.3#example-c or 2.3#example-c/note-1.") % {"id": id})
-    paragraph = (
-        Paragraph.objects.select_related("section").filter(section__number=match["number"], key=match["key"]).first()
-    )
-    if paragraph is None:
-        raise UnknownUnit(_("%(id)s: the site has no such paragraph.") % {"id": id})
-    if not match["place"]:
-        return paragraph
-    notes = list(paragraph.notes.order_by("order", "pk"))
-    place = int(match["place"])
-    if place > len(notes):
-        raise UnknownUnit(_("%(id)s: the paragraph has no such note.") % {"id": id})
-    return notes[place - 1]
+    found = find_all([id])[id]
+    if isinstance(found, UnknownUnit):
+        raise found
+    return found
+
+
+def find_all(ids):
+    """{id: the paragraph or note it names, or the UnknownUnit saying why not} for every unit id of a file.
+
+    A few queries whatever the number of ids (the sections, then the paragraphs and notes of those the ids name),
+    never one per id: a file of 35,000 units is looked up as quickly as one of 35."""
+    wanted = {}
+    for id in ids:
+        match = UNIT_ID.match(id or "")
+        wanted[id] = match and (match["number"], match["key"], int(match["place"] or 0))
+    named = {where[0] for where in wanted.values() if where}
+    sections = {number: pk for number, pk in Section.objects.values_list("number", "pk") if number in named}
+    paragraphs = {
+        (paragraph.section.number, paragraph.key): paragraph
+        for paragraph in Paragraph.objects.filter(section__in=sections.values()).select_related("section")
+    }
+    notes = {}
+    if any(where and where[2] for where in wanted.values()):
+        for note in (
+            Note.objects.filter(paragraph__section__in=sections.values())
+            .select_related("paragraph__section")
+            .order_by("order", "pk")
+        ):
+            notes.setdefault(note.paragraph_id, []).append(note)
+    found = {}
+    for id, where in wanted.items():
+        if not where:
+            found[id] = UnknownUnit(
+                _("%(id)s is not a unit id like 2.3#example-c or 2.3#example-c/note-1.") % {"id": id}
+            )
+            continue
+        number, key, place = where
+        paragraph = paragraphs.get((number, key))
+        if paragraph is None:
+            found[id] = UnknownUnit(_("%(id)s: the site has no such paragraph.") % {"id": id})
+        elif not place:
+            found[id] = paragraph
+        elif place > len(notes.get(paragraph.pk, [])):
+            found[id] = UnknownUnit(_("%(id)s: the paragraph has no such note.") % {"id": id})
+        else:
+            found[id] = notes[paragraph.pk][place - 1]
+    return found

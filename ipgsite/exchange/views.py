@@ -8,16 +8,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ipgsite.editing.permissions import require_translate
-from ipgsite.editing.writing import Conflict
+from ipgsite.editing.writing import Busy, Conflict
 from ipgsite.workspace.views import page_context, translators_only
 
 from . import tmx, xliff
 from .glossary import export_glossary
-from .inbound import MAX_BYTES, FileError, import_units, read_units, too_large
+from .inbound import FileError, Limits, import_file, too_large
 from .pairs import PairError, filename, pair
 
 FORMATS = {
     "xliff": (lambda source, target: xliff.export_xliff(source, target), "xlf", "application/x-xliff+xml"),
+    "xliff-filled": (  # for OmegaT 3.x, which translates the targets: the untranslated ones hold their source
+        lambda source, target: xliff.export_xliff(source, target, fill_targets=True),
+        "filled.xlf",
+        "application/x-xliff+xml",
+    ),
     "tmx": (tmx.export_tmx, "tmx", "application/x-tmx+xml"),
     "glossary": (lambda source, target: export_glossary(source, target).encode("utf-8"), "txt", "text/plain"),
 }
@@ -54,14 +59,14 @@ def upload(request):
     """Import an XLIFF or TMX file as the signed-in user: the report of what changed and what was refused."""
     upload = request.FILES.get("file")
     problems, format, report, status = [], None, None, 200
+    limits = Limits.web()
     if upload is None:
         problems, status = [_("Choose an XLIFF or TMX file to upload.")], 400
-    elif upload.size > MAX_BYTES:
-        problems, status = [too_large()], 400
+    elif upload.size > limits.bytes:
+        problems, status = [too_large(limits, UPLOADS)], 400
     else:
         try:
-            format, docs = read_units(upload.read(), UPLOADS)
-            report = import_units(docs, request.user)
+            format, report = import_file(upload.read(), request.user, UPLOADS, limits)
         except FileError as exc:
             problems, format, status = exc.problems, exc.format or format, 400
         except PermissionDenied as exc:
@@ -70,6 +75,11 @@ def upload(request):
             problems, status = exc.messages, 400
         except Conflict:
             problems, status = [_("Someone saved a text of this file meanwhile; upload it again.")], 409
+        except Busy:
+            problems, status = (
+                [_("Another import was being written meanwhile; upload the file again in a minute.")],
+                503,
+            )
         if report is not None and report.refused:
             status = 409
     context = page_context(

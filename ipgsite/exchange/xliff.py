@@ -5,6 +5,12 @@ Export: one `file` per section (`original` is its number), one `trans-unit` per 
 `needs-review-translation` where outdated, `translated`, and `final`, approved, where reviewed), and the text's
 revision in `<note from="ipg-revision">`.
 
+With `fill_targets`, an untranslated unit's target holds its source, still `needs-translation`: OmegaT 3.x (Debian's
+3.6) reads XLIFF with its old filter, which translates the `<target>` and skips a unit whose target is empty. Tools
+that read `<source>` (Trados, memoQ, OmegaT 4, Weblate) may take such a target for a translation, so it is an option,
+not the default. Import leaves a target equal to its source alone: a pre-filled file returned untouched changes
+nothing.
+
 Import reads the trans-units back, each with the revision in its note, and `inbound` checks and writes them as it
 does every format's units: all or nothing, through the write path, with the importer's rights.
 """
@@ -38,8 +44,9 @@ def q(name):
 # Export
 
 
-def export_xliff(source, target, section=None):
-    """The units of a language pair (of one section, or of all) as an XLIFF 1.2 document (bytes, UTF-8)."""
+def export_xliff(source, target, section=None, fill_targets=False):
+    """The units of a language pair (of one section, or of all) as an XLIFF 1.2 document (bytes, UTF-8); with
+    `fill_targets`, an untranslated unit's target is its source (for OmegaT 3.x)."""
     root = Element("xliff", {"version": "1.2", "xmlns": NS})
     files = {}
     for unit in units_.units(source, target, section):
@@ -61,7 +68,9 @@ def export_xliff(source, target, section=None):
             attributes["approved"] = "yes"
         element = SubElement(files[number].find("body"), "trans-unit", attributes)
         SubElement(element, "source").text = unit.source
-        SubElement(element, "target", {"state": STATES[State(unit.state)]}).text = unit.target
+        state = STATES[State(unit.state)]
+        filled = fill_targets and not unit.target
+        SubElement(element, "target", {"state": state}).text = unit.source if filled else unit.target
         SubElement(element, "note", {"from": REVISION}).text = str(unit.revision)
         if unit.is_note:
             comment = (
@@ -144,7 +153,7 @@ def read_xliff(root):
     return docs
 
 
-FORMAT = Format("XLIFF 1.2", "xliff", read_xliff)
+FORMAT = Format("XLIFF 1.2", "xliff", "trans-unit", read_xliff, "importxliff")
 
 
 def import_xliff(data, by):

@@ -235,9 +235,23 @@ class Item:
     def state(self):
         return self.status.state if self.status is not None else None
 
+    # Whether the page shows this text's field: without a filter, or in the state the page is filtered to.
+    editable: bool = True
+
+    def editable_with(self, wanted):
+        """Whether the page, filtered to one state, shows this text to edit: it is in that state, or holds what the
+        translator typed and has not saved (kept, refused, in conflict)."""
+        return wanted is None or self.state == wanted or self.kept or self.conflict is not None or bool(self.errors)
+
     def shown_with(self, wanted):
-        """Whether the page, filtered to one state, shows this paragraph: its text or one of its notes is in it."""
-        return wanted is None or self.state == wanted or any(note.state == wanted for note in self.notes)
+        """Whether the page, filtered to one state, shows this paragraph: its text or one of its notes is to edit
+        (a paragraph shown for its notes shows its own text to read only)."""
+        return self.editable_with(wanted) or any(note.editable_with(wanted) for note in self.notes)
+
+    def filter_to(self, wanted):
+        self.editable = self.editable_with(wanted)
+        for note in self.notes:
+            note.editable = note.editable_with(wanted)
 
 
 def _reference(obj, code, field_name):
@@ -323,7 +337,7 @@ def translate(request, number, code):
     items = _items(section, code, reference, suggest=request.method != "POST")
     status_code = 200
     if request.method == "POST":
-        outcome = _handle_post(request, items, code)
+        outcome = _handle_post(request, items, code, wanted)
         if outcome["conflicts"]:
             status_code = 409
         if outcome["refused"]:
@@ -341,6 +355,8 @@ def translate(request, number, code):
     formset = ItemFormSet(items=_all_items(items), user=request.user, code=code)  # what the page now shows
     for item, form in zip(_all_items(items), formset, strict=True):
         item.form = form
+    for item in items:
+        item.filter_to(wanted)
     context = page_context(
         request,
         title=_("Translate %(number)s into %(language)s")
@@ -396,7 +412,7 @@ def _public_url(section, code):
 ACTIONS = ("save", "save_next", "preview", "confirm", "review")
 
 
-def _handle_post(request, items, code):
+def _handle_post(request, items, code, wanted=None):
     user = request.user
     action, target = next(((name, request.POST[name]) for name in ACTIONS if name in request.POST), ("", ""))
     outcome = {
@@ -428,7 +444,7 @@ def _handle_post(request, items, code):
     with writing.batch(user) if action == "save" else nullcontext():
         for form in formset:
             if form.posted:
-                _handle_item(form, code, action, target, outcome, saved)
+                _handle_item(form, code, action, target, outcome, saved, wanted)
     for item in saved:  # after the batch: what the saves set off (statuses) has run
         _reload(item, code)
     if outcome["saved"]:
@@ -451,7 +467,7 @@ def _handle_post(request, items, code):
     return outcome
 
 
-def _handle_item(form, code, action, target, outcome, saved):
+def _handle_item(form, code, action, target, outcome, saved, wanted=None):
     """Save, keep or preview one posted item, as the action says."""
     item = form.item
     if not form.is_valid():
@@ -464,6 +480,12 @@ def _handle_item(form, code, action, target, outcome, saved):
         outcome["errors"] += 1
         return
     text, base, minor = form.cleaned_data["text"], form.cleaned_data["revision"], form.cleaned_data["minor"]
+    if action == "save" and target in ("*", item.name) and not _was_shown(item, base, wanted):
+        # Unchanged since the page was opened and not in the state it shows: the page had no field for it.
+        if text != item.text:
+            item.errors, item.text, item.revision, item.kept = [_not_shown(item, wanted)], text, base, True
+            outcome["errors"] += 1
+        return
     if action == "save" and target in ("*", item.name):
         try:
             changed = writing.write_text(item.obj, code, text, by=form.user, base_revision=base, minor=minor)
@@ -486,6 +508,18 @@ def _handle_item(form, code, action, target, outcome, saved):
     if action == "preview" and target == item.name:
         item.preview = render_markdown(text)
         outcome["previewed"] = True
+
+
+def _was_shown(item, base, wanted):
+    """Whether the page the post came from could show this text to edit: it shows every text, or this one is in the
+    state it shows, or it changed since the page was opened (and the lost-update check judges the save)."""
+    return wanted is None or item.state == wanted or base != item.obj.revision
+
+
+def _not_shown(item, wanted):
+    return _(
+        "Not saved: this text is %(state)s, and the page shows only %(wanted)s texts. Show all texts to save it."
+    ) % {"state": item.status.get_state_display() if item.status else "—", "wanted": wanted.label}
 
 
 def _reload(item, code):
