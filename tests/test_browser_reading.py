@@ -91,6 +91,7 @@ def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
 
 
+@pytest.mark.writes
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_a_lag_mark_in_a_note_fits_and_opens_without_javascript(live_ipg, new_page, viewport):
     note = Note.objects.filter(paragraph__section__number="2.3", paragraph__key="definition-1").order_by("order")[0]
