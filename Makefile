@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve install messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
+.PHONY: serve install messages fonts java db test test-postgres test-postgres-all browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge
 .PHONY: lint fmt test-fast screenshots docs
 
 $(VENV)/.installed: pyproject.toml
@@ -79,8 +79,13 @@ test: install browser-deps edge-deps
 test-fast: install fonts
 	$(BIN)/pytest -m "not browser and not scaleout"
 
-## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
-test-postgres: install browser-deps edge-deps
+## The tests whose behaviour depends on the database (marker `database`: search, locking, transactions that commit,
+## what PostgreSQL refuses; docs/tests.md) again, against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
+test-postgres: install fonts
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "database and not browser"
+
+## The whole suite against PostgreSQL, for occasional use (CI runs `make test-postgres`).
+test-postgres-all: install browser-deps edge-deps
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.

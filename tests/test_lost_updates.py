@@ -1,5 +1,7 @@
 """No lost updates: the second of two concurrent saves is refused and both versions are shown."""
 
+import pytest
+
 from ipgsite.editing.models import Change
 from people import (
     MANAGEMENT_FORM,
@@ -11,6 +13,8 @@ from people import (
     translate_url,
     translator,
 )
+
+pytestmark = pytest.mark.database  # rows locked with select_for_update, which only PostgreSQL takes
 
 
 def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
