@@ -35,7 +35,7 @@ def cases():
     yield pytest.param("/lang/ja/", {"next": "/en/" + NUL}, id="lang-next-path")
 
 
-@pytest.mark.parametrize("url, params", cases())
+@pytest.mark.parametrize("url, params", list(cases()))
 def test_a_nul_in_a_parameter_gets_a_clear_answer(client, ipg, url, params):
     response = client.get(with_params(url, params) if params else url)
     assert response.status_code in (200, 301, 302, 400, 404), (url, params, response.status_code)
