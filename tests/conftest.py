@@ -231,23 +231,30 @@ class Writes:
 
 
 class Served:
-    """The session's live server, and the requests it is answering now."""
+    """The session's live server, and the requests its threads are answering now."""
 
     def __init__(self, server):
-        self.server, self.url, self.busy, self.lock = server, server.url, 0, threading.Lock()
+        self.server, self.url, self.answering, self.lock = server, server.url, {}, threading.Lock()
 
     def started(self, **kwargs):
-        with self.lock:
-            self.busy += 1
+        thread = threading.current_thread()
+        if thread is not threading.main_thread():  # not Django's test client, which runs in the tests' thread
+            with self.lock:
+                self.answering[thread.ident] = thread
 
     def finished(self, **kwargs):
         with self.lock:
-            self.busy -= 1
+            self.answering.pop(threading.get_ident(), None)
 
     def wait_until_idle(self, bound=10.0):
         """Until no request is being answered (one still in flight would write outside the test's transaction)."""
         deadline = time.monotonic() + bound
-        while self.busy > 0 and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            with self.lock:
+                busy = [thread for thread in self.answering.values() if thread.is_alive()]
+                if not busy:
+                    self.answering.clear()
+                    return
             time.sleep(0.01)
 
 
