@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond cat-deps
+.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond cat-deps test-postgres-all
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -98,8 +98,13 @@ test: test-deps browser-deps edge-deps cat-deps
 test-fast: test-deps fonts
 	$(BIN)/pytest -m "not browser and not scaleout"
 
-## The same suite against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
-test-postgres: test-deps browser-deps edge-deps
+## The tests whose behaviour depends on the database (marker `database`: search, locking, transactions that commit,
+## what PostgreSQL refuses; docs/tests.md) again, against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
+test-postgres: test-deps fonts
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "database and not browser"
+
+## The whole suite against PostgreSQL, for occasional use (CI runs `make test-postgres`).
+test-postgres-all: test-deps browser-deps edge-deps
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.

@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 workdir = tempfile.mkdtemp(prefix="ipg-screenshots-")
 os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/screenshots.sqlite3"
 os.environ.setdefault("DEBUG", "1")
@@ -35,33 +36,18 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
-from ipgsite.releases.models import Release  # noqa: E402
+from pages import PAGE_TYPES  # noqa: E402  (tests/pages.py)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 OUT = Path(os.environ.get("SCREENSHOTS_DIR", ROOT / "artifacts" / "screenshots"))
 VIEWPORTS = {390: {"width": 390, "height": 844}, 1280: {"width": 1280, "height": 900}}
 SCREENS = 3  # how far down a page is kept
-NOT_FOUND = "/en/ipg/9.9/"
+NOT_FOUND = next(page.url for page in PAGE_TYPES if page.status == 404)
 
 
-def pages(release):
-    return [
-        ("outline", "/en/"),
-        ("section", "/en/ipg/2.3/"),
-        ("section-ja", "/ja/ipg/2.4/"),
-        ("compare-2", "/en/ipg/2.3/?langs=en,ja"),
-        ("compare-3", "/zh-hans/ipg/2.3/?langs=zh-hans,en,ja"),
-        ("share", "/en/ipg/2.3/example-c/"),
-        ("penalties", "/en/penalties/"),
-        ("glossary", "/en/glossary/"),
-        ("finder", "/en/finder/"),
-        ("finder-step", "/en/finder/in-game/"),
-        ("search", "/en/search/?q=drew"),
-        ("changes", "/en/changes/"),
-        ("release", f"/en/changes/{release}/"),
-        ("reading-list", "/en/list/?p=2.3:example-c&p=2.1:definition-1&p=2.4:definition-1"),
-        ("quiz", "/en/quiz/"),
-        ("404", NOT_FOUND),
+def pages():
+    """Every public page type (tests/pages.py, the list the tests walk), then the translators' two main pages."""
+    return [(page.name, page.url) for page in PAGE_TYPES] + [
         ("dashboard", "/admin/translate/"),
         ("translate", "/admin/translate/2.4/ja/"),
     ]
@@ -105,7 +91,6 @@ def main():
     call_command("migrate", verbosity=0)
     call_command("loadcontent", verbosity=0)
     session = signed_in_cookie()
-    release = Release.objects.order_by("-date").values_list("date", flat=True).first().isoformat()
     with override_settings(DEBUG=False):
         not_found = Client().get(NOT_FOUND, HTTP_HOST="127.0.0.1")
     port = free_port()
@@ -125,7 +110,7 @@ def main():
                         status=404, body=not_found.content, content_type=not_found["Content-Type"]
                     ),
                 )
-                for name, url in pages(release):
+                for name, url in pages():
                     response = page.goto(base + url, wait_until="networkidle")
                     size = page.evaluate(
                         "[document.documentElement.scrollWidth - document.documentElement.clientWidth,"

@@ -1,4 +1,7 @@
 import os
+import re
+import threading
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -19,12 +22,25 @@ DESKTOP = {"width": 1280, "height": 800}
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects anything
 def pytest_collection_modifyitems(config, items):
-    """Every test in a tests/test_browser_*.py module, or driving Chromium from another module, is `browser`,
-    even one whose module forgets its pytestmark line."""
+    """Marks that follow from what a test uses, even where its module forgets them:
+    - `browser`: every test in a tests/test_browser_*.py module, or driving Chromium from another module;
+    - `database`: every test that commits (`transactional_db`, `django_db(transaction=True)`), but a browser test,
+      which commits only to be seen by the live server (docs/tests.md);
+    - a browser test marked `writes` commits, unless the live server shares its connection (SQLite in memory)."""
+    from django.conf import settings
+
+    shared = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and str(
+        settings.DATABASES["default"].get("TEST", {}).get("NAME") or ":memory:"
+    ) in (":memory:", "")
     for item in items:
-        drives_chromium = item.path.name.startswith("test_browser_") or "browser" in getattr(item, "fixturenames", ())
+        fixtures = set(getattr(item, "fixturenames", ()))
+        drives_chromium = item.path.name.startswith("test_browser_") or "browser" in fixtures
         if drives_chromium and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
+        if not drives_chromium and uses_database(item, transactional_only=True):
+            item.add_marker(pytest.mark.database)
+        if item.get_closest_marker("writes") and not shared:
+            item.add_marker(pytest.mark.django_db(transaction=True))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -47,23 +63,67 @@ def fresh_page_cache():
 # The content is loaded once per session, not once per test ----------------------------------------------
 #
 # The test database is created with content/ loaded and committed, so every test starts with exactly content/:
-# a `db` test's changes roll back with its transaction; a transactional test (`transactional_db`, `live_server`)
-# commits and the database is flushed when it ends, so content/ is loaded again before the next test that uses the
-# database (the two hooks below). A test that needs a database without content asks for `empty_db`.
+# a `db` test's changes roll back with its transaction; a transactional test (`transactional_db`, a
+# `django_db(transaction=True)` mark) commits and the database is flushed when it ends, so content/ is put back before
+# the next test that uses the database (the two hooks below): on SQLite (an in-memory database) by copying back the
+# database as the session loaded it, with SQLite's own backup; on another database by loading content/ again. A test
+# that needs a database without content asks for `empty_db`.
 
 _db_blocker = None
 _flushed = False
+_loaded = None  # on SQLite: an in-memory copy of the database as the session loaded it
+
+
+def in_memory_sqlite():
+    from django.db import connection
+
+    return connection.vendor == "sqlite" and connection.is_in_memory_db()
+
+
+def load_content():
+    """content/ into the database, without drawing the link preview pictures: no test reads the pictures of a load
+    (a test that asks for one has it drawn then, as the site does when a picture is missing; tests/test_study_previews.py
+    checks the drawing at write time in a directory of its own). PREVIEW_FONT naming no font file is the setting the
+    drawing step already honours: it draws nothing (ipgsite/study/pictures.py)."""
+    from django.test import override_settings
+
+    with override_settings(PREVIEW_FONT=str(Path(__file__).parent / "no-font-while-loading")):
+        call_command("loadcontent", stdout=StringIO())
 
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, with content/ loaded into it once."""
-    global _db_blocker
+    global _db_blocker, _loaded
     with django_db_blocker.unblock():
-        call_command("loadcontent", stdout=StringIO())
+        load_content()
+        if in_memory_sqlite():
+            import sqlite3
+
+            from django.db import connection
+
+            connection.ensure_connection()
+            _loaded = sqlite3.connect(":memory:", check_same_thread=False)
+            connection.connection.backup(_loaded)
     _db_blocker = django_db_blocker
     yield
     _db_blocker = None
+    if _loaded is not None:
+        _loaded.close()
+        _loaded = None
+
+
+def restore_content():
+    """The database as the session loaded it, after a transactional test flushed it."""
+    if _loaded is not None:
+        from django.contrib.contenttypes.models import ContentType
+        from django.db import connection
+
+        connection.ensure_connection()
+        _loaded.backup(connection.connection)
+        ContentType.objects.clear_cache()  # the flush's post_migrate made content types of other ids
+    else:
+        load_content()
 
 
 def uses_database(item, transactional_only=False):
@@ -81,11 +141,11 @@ def uses_database(item, transactional_only=False):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item):
-    """Before the next test that uses the database, content/ is loaded again if a transactional test flushed it."""
+    """Before the next test that uses the database, content/ is put back if a transactional test flushed it."""
     global _flushed
     if _flushed and _db_blocker is not None and uses_database(item):
         with _db_blocker.unblock():
-            call_command("loadcontent", stdout=StringIO())
+            restore_content()
         _flushed = False
     return (yield)
 
@@ -103,7 +163,7 @@ def pytest_runtest_teardown(item, nextitem):
 def ipg(db):
     """The database holding content/, as `make serve` loads it (loaded once per session, see above)."""
     if not Section.objects.exists():  # only if something emptied it without saying so
-        call_command("loadcontent", stdout=StringIO())
+        load_content()
     return Section.objects
 
 
@@ -121,20 +181,167 @@ def empty_db(db):
     assert not Section.objects.exists() and not Chapter.objects.exists()
 
 
+# The site served to Chromium: one server for the session ------------------------------------------------
+#
+# The browser tests share one live server, started once over the database the session loaded. Each test runs in a
+# transaction of its own (`db`), rolled back when it ends:
+# - on SQLite the server shares the test's connection (an in-memory database has no other), so whatever the test or
+#   the pages it drives write is rolled back with it;
+# - on PostgreSQL the server has connections of its own and sees only what is committed: a test that writes, itself
+#   or through the pages, is marked `writes`, runs as a transactional test (committed, then flushed, and content/
+#   loaded again before the next test), and the others only read.
+# A test not marked `writes` that writes anything, from its own thread or the server's, fails and says to mark it:
+# what it wrote would stay in PostgreSQL for the tests after it.
+
+WRITE = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+class Writes:
+    """An execute wrapper noting every statement that changes rows, from any thread."""
+
+    def __init__(self):
+        self.seen = []
+
+    def __call__(self, execute, sql, params, many, context):
+        if WRITE.match(sql):
+            self.seen.append(" ".join(sql.split())[:90])
+        return execute(sql, params, many, context)
+
+    def watch(self, sender=None, connection=None, **kwargs):
+        if self not in connection.execute_wrappers:
+            connection.execute_wrappers.append(self)
+
+    def __enter__(self):
+        from django.db import connections
+        from django.db.backends.signals import connection_created
+
+        for connection in connections.all(initialized_only=True):
+            self.watch(connection=connection)
+        connection_created.connect(self.watch)  # the server's own connections, on PostgreSQL
+        return self
+
+    def __exit__(self, *exc):
+        from django.db import connections
+        from django.db.backends.signals import connection_created
+
+        connection_created.disconnect(self.watch)
+        for connection in connections.all(initialized_only=True):
+            if self in connection.execute_wrappers:
+                connection.execute_wrappers.remove(self)
+
+
+class Served:
+    """The session's live server, and the requests its threads are answering now."""
+
+    def __init__(self, server):
+        self.server, self.url, self.answering, self.lock = server, server.url, {}, threading.Lock()
+
+    def started(self, **kwargs):
+        thread = threading.current_thread()
+        if thread is not threading.main_thread():  # not Django's test client, which runs in the tests' thread
+            with self.lock:
+                self.answering[thread.ident] = thread
+
+    def finished(self, **kwargs):
+        with self.lock:
+            self.answering.pop(threading.get_ident(), None)
+
+    def wait_until_idle(self, bound=10.0):
+        """Until no request is being answered (one still in flight would write outside the test's transaction)."""
+        deadline = time.monotonic() + bound
+        while time.monotonic() < deadline:
+            with self.lock:
+                busy = [thread for thread in self.answering.values() if thread.is_alive()]
+                if not busy:
+                    self.answering.clear()
+                    return
+            time.sleep(0.01)
+
+
+@pytest.fixture(scope="session")
+def served_site(django_db_setup, django_db_blocker):
+    """Django's live server thread (as pytest-django's `live_server` starts it), once per session."""
+    from django.core.signals import request_finished, request_started
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        server = LiveServer(os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS", "localhost"))
+    served = Served(server)
+    request_started.connect(served.started)
+    request_finished.connect(served.finished)
+    server._live_server_modified_settings.enable()  # its host in ALLOWED_HOSTS
+    yield served
+    server._live_server_modified_settings.disable()
+    request_started.disconnect(served.started)
+    request_finished.disconnect(served.finished)
+    server.stop()
+
+
 @pytest.fixture
-def live_ipg(transactional_db, live_server):
-    """A live server whose database holds content/, for the browser tests (restored after each one's flush)."""
-    if not Section.objects.exists():
-        call_command("loadcontent", stdout=StringIO())
-    return live_server
+def live_ipg(request, db, served_site):
+    """The site served over content/ to a browser, for this test (see above); `.url` is its address."""
+    _open_contexts.clear()
+    if request.node.get_closest_marker("writes"):
+        yield served_site
+    else:
+        with Writes() as writes:
+            yield served_site
+            close_contexts()
+            served_site.wait_until_idle()
+        assert writes.seen == [], (
+            "this test writes, which the tests after it would see on PostgreSQL: mark it @pytest.mark.writes "
+            f"({writes.seen[:3]})"
+        )
+    close_contexts()
+    served_site.wait_until_idle()
+
+
+# Chromium ---------------------------------------------------------------------------------------------------
+
+_open_contexts = []
+
+
+def close_contexts():
+    while _open_contexts:
+        context = _open_contexts.pop()
+        try:
+            context.close()
+        except Exception:  # already closed, or the browser is gone
+            pass
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="browser tests save a screenshot of every page they opened under artifacts/ (by default: only when failing)",
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
 
 
 @pytest.fixture(scope="session")
 def browser():
     """Debian's headless Chromium, driven by Playwright (never `playwright install`)."""
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API leaves an event loop running in this thread, and from then on Django keeps this thread's
+    # connections per context rather than per thread: the same connections are carried over, so that the tests, their
+    # transactions and the live server (which shares them on SQLite) go on using one connection.
+    kept = {alias: connections[alias] for alias in connections}
     with sync_playwright() as playwright:
+        for alias, connection in kept.items():
+            connections[alias] = connection
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             args=["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -144,8 +351,21 @@ def browser():
 
 
 @pytest.fixture
+def keep_screenshot(request):
+    """keep(page, name): a screenshot of the page as it is now, as artifacts/<name>, with --screenshots."""
+
+    def keep(page, name):
+        if request.config.getoption("--screenshots"):
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / name))
+
+    return keep
+
+
+@pytest.fixture
 def new_page(browser, request):
-    """Opens pages at a viewport; each page's final screenshot is saved under artifacts/."""
+    """Opens pages at a viewport, each in a fresh browser context (no cookies, storage or service worker of another
+    test). A failing test's pages are saved as screenshots under artifacts/ (every test's, with --screenshots)."""
     contexts = []
 
     def open_page(viewport=PHONE, **options):
@@ -153,15 +373,23 @@ def new_page(browser, request):
         options.setdefault("service_workers", "block")
         context = browser.new_context(viewport=viewport, **options)
         contexts.append(context)
+        _open_contexts.append(context)
         return context.new_page()
 
     yield open_page
-    ARTIFACTS.mkdir(exist_ok=True)
-    for index, context in enumerate(contexts):
-        for number, page in enumerate(context.pages):
-            name = f"{request.node.name}-{index}-{number}".replace("/", "_").replace("[", "-").replace("]", "")
-            try:
-                page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-            except Exception:  # a page that is already closed or crashed has nothing to show
-                pass
-        context.close()
+    if request.node.stash.get(FAILED, False) or request.config.getoption("--screenshots"):
+        ARTIFACTS.mkdir(exist_ok=True)
+        for index, context in enumerate(contexts):
+            for number, page in enumerate(context.pages):
+                name = f"{request.node.name}-{index}-{number}".replace("/", "_").replace("[", "-").replace("]", "")
+                try:
+                    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+                except Exception:  # a page that is already closed or crashed has nothing to show
+                    pass
+    for context in contexts:
+        if context in _open_contexts:
+            _open_contexts.remove(context)
+        try:
+            context.close()
+        except Exception:
+            pass

@@ -1,6 +1,77 @@
-"""A small HTML tree for reading what a page shows, with the standard library's parser."""
+"""Every public page type, the one list the tests that go through every page type share (axe, the Nu HTML checker, a
+NUL in the parameters, section numbers that never break, `make screenshots`); and a small HTML tree for reading what
+a page shows, with the standard library's parser."""
 
+from dataclasses import dataclass
 from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+RELEASE = "2024-09-23"  # the release content/releases/ holds
+
+
+@dataclass(frozen=True)
+class PageType:
+    name: str  # what it is, as a file name (`make screenshots`)
+    url: str
+    status: int = 200
+    numbers: bool = False  # shows section numbers (which never break across lines)
+    reads: tuple = ()  # the query parameters it reads, besides those of its url
+
+    @property
+    def path(self):
+        return urlsplit(self.url).path
+
+
+# Each kind of page once, in the languages and states that differ in what they show: a page type added to the site
+# is added here, and every test that walks the page types walks it.
+PAGE_TYPES = [
+    PageType("outline", "/en/", numbers=True),
+    PageType("section", "/en/ipg/2.3/", numbers=True, reads=("langs", "release")),  # commentary, term marks, links
+    PageType("section-ja", "/ja/ipg/2.3/"),
+    PageType("section-missing", "/zh-hans/ipg/2.4/"),  # missing translations
+    PageType("section-other-language", "/en/ipg/2.1/"),  # no text in the page's language
+    PageType("section-stub", "/en/ipg/3.1/"),  # no text yet
+    PageType("compare-2", "/ja/ipg/2.4/?langs=ja,en"),
+    PageType("compare-3", "/en/ipg/2.3/?langs=en,zh-hans,ja"),
+    PageType("section-release", f"/ja/ipg/2.3/?release={RELEASE}"),  # as a release froze it
+    PageType("share", "/ja/ipg/2.3/example-c/", reads=("release", "langs")),  # one paragraph's page
+    PageType("share-compare", "/en/ipg/2.3/example-b/?langs=zh-hans,ja,en"),
+    PageType("penalties", "/ja/penalties/", numbers=True, reads=("penalty",)),  # the quick reference
+    PageType("penalties-one", "/en/penalties/?penalty=warning"),
+    PageType("search", "/en/search/", reads=("q", "language", "kind", "page")),  # the empty form
+    PageType("search-results", "/en/search/?q=drew", numbers=True),  # a section's name, the finder's questions
+    PageType("search-ja", "/ja/search/?q=%E6%89%8B%E6%9C%AD", numbers=True),
+    PageType("search-cjk", "/ja/search/?q=%E5%85%AC%E9%96%8B"),
+    PageType("search-filtered", "/ja/search/?q=%E8%A6%AA%E4%BF%A1&language=ja&kind=note"),
+    PageType("search-nothing", "/en/search/?q=zzzzzz-nothing"),
+    PageType("changes", "/en/changes/", reads=("release",)),  # the releases
+    PageType("release", f"/zh-hans/changes/{RELEASE}/"),  # one release's changes
+    PageType("404", "/en/ipg/9.9/", status=404),
+    PageType("glossary", "/ja/glossary/", reads=("kind",)),  # the termbase
+    PageType(
+        "reading-list",  # with a section without text (4.8) and one that is not (9.9)
+        "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=4.8:x&p=9.9:x&langs=zh-hans,en",
+        numbers=True,
+        reads=("p",),
+    ),
+    PageType("quiz", "/en/quiz/", reads=("seed",)),  # its start
+    PageType("quiz-answer", "/ja/quiz/?seed=5&a=2.3", numbers=True, reads=("chapter", "section", "a")),
+    PageType("finder", "/en/finder/", numbers=True, reads=("langs",)),  # with its worked examples
+    PageType("finder-step", "/en/finder/in-game/not-shown/"),
+    PageType("finder-outcome", "/ja/finder/pre-game/other-error/", numbers=True),  # with what was ruled out
+]
+
+# What else reads query parameters: files, feeds and answers for programs rather than pages for a reader.
+OTHER_ANSWERS = [
+    ("/en/ipg/2.3/example-c/preview.png", ("v",)),
+    ("/api/ipg/2.3/", ("release",)),
+    ("/api/ipg/2.3/example-c/", ("release",)),
+    ("/oembed/?url=http://testserver/en/ipg/2.3/example-c/", ("maxwidth",)),
+    ("/lang/ja/", ("next",)),
+    ("/offline/pages.json", ("lang", "langs")),
+    ("/sw.js", ("lang",)),
+    ("/linker/languages/", ("lang", "origin")),
+]
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -80,17 +80,14 @@ def server_requests():
     request_started.disconnect(record)
 
 
-@pytest.mark.parametrize("url,number,shown,player", PAGES)
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_the_first_paragraph_starts_in_the_top_half_and_nothing_scrolls_sideways(
-    live_ipg, new_page, url, number, shown, player, javascript
-):
-    page = new_page(PHONE, java_script_enabled=javascript)
-    page.goto(live_ipg.url + url)
+def assert_first_paragraph_in_the_top_half_and_nothing_scrolls_sideways(page):
     top = first_paragraph_top(page)
     assert 0 < top <= PHONE["height"] / 2, f"the first paragraph starts {top}px down"
     assert overflow(page) <= 0
-    # The parts and the notes stay reachable: in the bar at the bottom of the screen, the parts in its panel.
+
+
+def assert_the_parts_are_reachable_from_the_bar(page):
+    """The parts and the notes stay reachable: in the bar at the bottom of the screen, the parts in its panel."""
     expect(page.locator(".section-tools .parts-button")).to_be_in_viewport()
     page.click(".section-tools .parts-button")
     parts = page.locator(".section-tools .parts a")
@@ -100,30 +97,17 @@ def test_the_first_paragraph_starts_in_the_top_half_and_nothing_scrolls_sideways
     assert page.url.endswith(parts.last.get_attribute("href"))
 
 
-@pytest.mark.parametrize("url,number,shown,player", PAGES)
-def test_every_control_is_at_least_44_by_44(live_ipg, new_page, url, number, shown, player):
-    page = new_page(PHONE)
-    page.goto(live_ipg.url + url)
+def assert_every_control_is_at_least_44_by_44(page):
     assert page.locator(".row-tools button").count() > 0
     assert page.evaluate(SMALL_CONTROLS) == []
     page.click(".reading-settings summary")  # its panel's controls too
     expect(page.locator(".text-size button").first).to_be_visible()
     assert page.evaluate(SMALL_CONTROLS) == []
     assert overflow(page) <= 0
+    page.click(".reading-settings summary")  # folded again
 
 
-def test_the_outline_and_other_pages_have_44px_controls_too(live_ipg, new_page):
-    page = new_page(PHONE)
-    for url in ["/en/", "/ja/penalties/", "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A", "/en/changes/"]:
-        page.goto(live_ipg.url + url)
-        assert page.evaluate(SMALL_CONTROLS) == [], url
-        assert overflow(page) <= 0, url
-
-
-@pytest.mark.parametrize("url,number,shown,player", PAGES)
-def test_the_paragraph_control_shows_the_other_language_in_place(live_ipg, new_page, url, number, shown, player):
-    page = new_page(PHONE)
-    page.goto(live_ipg.url + url)
+def assert_the_paragraph_control_shows_the_other_language_in_place(page, base, url, number, shown, player):
     key = first_key(number, *shown, player)
     row = page.locator(f"[id='{key}']")
     control = row.locator("a.in-other-language")
@@ -133,12 +117,77 @@ def test_the_paragraph_control_shows_the_other_language_in_place(live_ipg, new_p
     expect(in_place).to_have_attribute("lang", languages.html_lang(player))
     expect(in_place).not_to_have_attribute("aria-busy", "true")
     assert text_of(number, key, player) in " ".join(in_place.inner_text().split())
-    assert page.url == live_ipg.url + url, "the page did not change"
+    assert page.url == base + url, "the page did not change"
     # What the page showed is still there, in its own language.
     for i, code in enumerate(shown):
         assert row.locator(":scope > .text").nth(i).get_attribute("lang") == languages.html_lang(code)
     control.click()
     expect(in_place).to_have_count(0)
+
+
+def assert_show_mode_opens_large_and_one_tap_closes_it(page, number, shown, player):
+    key = first_key(number, *shown, player)
+    row = page.locator(f"[id='{key}']")
+    row.locator("a.in-other-language").click()
+    expect(row.locator(".in-place")).not_to_have_attribute("aria-busy", "true")
+    show = row.locator("button.show-paragraph")
+    show.click()
+    dialog = page.locator("dialog.show-mode")
+    expect(dialog).to_be_visible()
+    box = dialog.bounding_box()
+    assert box["width"] == PHONE["width"] and box["height"] == PHONE["height"], "the whole screen"
+    body = " ".join(dialog.inner_text().split())
+    assert text_of(number, key, shown[0]) in body
+    assert text_of(number, key, player) in body, "the translation shown in place comes along"
+    assert dialog.locator(f"[lang='{languages.html_lang(player)}']").count() >= 1
+    size = lambda locator: float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))  # noqa: E731
+    assert size(dialog.locator(".text").first) >= 1.4 * size(row.locator(".text").first)
+    # Chromium supports the Screen Wake Lock API: the screen stays awake while the player reads.
+    expect(dialog).to_have_attribute("data-wake-lock", "on")
+    dialog.locator(".text").first.click()  # one tap anywhere
+    expect(dialog).to_have_count(0)
+    expect(show).to_be_focused()
+    # The button and Escape close it too.
+    show.click()
+    page.locator("dialog.show-mode .show-close").click()
+    expect(dialog).to_have_count(0)
+    show.click()
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+
+
+@pytest.mark.parametrize("url,number,shown,player", PAGES)
+def test_at_the_table_the_text_comes_first_with_thumb_sized_controls_the_other_language_in_place_and_show_mode(
+    live_ipg, new_page, url, number, shown, player
+):
+    """One page load, in the order a player at the table meets it: the first paragraph in the top half and nothing
+    scrolling sideways; every control at least 44×44; the paragraph control showing the other language in place;
+    show mode, large, closed by one tap; the parts reachable from the bar."""
+    page = new_page(PHONE)
+    page.goto(live_ipg.url + url)
+    assert_first_paragraph_in_the_top_half_and_nothing_scrolls_sideways(page)
+    assert_every_control_is_at_least_44_by_44(page)
+    assert_the_paragraph_control_shows_the_other_language_in_place(page, live_ipg.url, url, number, shown, player)
+    assert_show_mode_opens_large_and_one_tap_closes_it(page, number, shown, player)
+    assert_the_parts_are_reachable_from_the_bar(page)
+
+
+@pytest.mark.parametrize("url,number,shown,player", PAGES)
+def test_without_javascript_the_first_paragraph_starts_in_the_top_half_and_nothing_scrolls_sideways(
+    live_ipg, new_page, url, number, shown, player
+):
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(live_ipg.url + url)
+    assert_first_paragraph_in_the_top_half_and_nothing_scrolls_sideways(page)
+    assert_the_parts_are_reachable_from_the_bar(page)
+
+
+def test_the_outline_and_other_pages_have_44px_controls_too(live_ipg, new_page):
+    page = new_page(PHONE)
+    for url in ["/en/", "/ja/penalties/", "/zh-hans/search/?q=%E8%AD%A6%E5%91%8A", "/en/changes/"]:
+        page.goto(live_ipg.url + url)
+        assert page.evaluate(SMALL_CONTROLS) == [], url
+        assert overflow(page) <= 0, url
 
 
 def test_the_players_language_is_picked_once_and_remembered(live_ipg, new_page):
@@ -190,40 +239,6 @@ def test_without_javascript_the_control_is_a_link_to_the_compare_view(live_ipg, 
     # Three languages shown already: no link to a fourth.
     page.goto(live_ipg.url + "/ja/ipg/2.3/?langs=ja,en,zh-hans")
     assert page.locator("a.in-other-language").count() == 0
-
-
-@pytest.mark.parametrize("url,number,shown,player", PAGES)
-def test_show_mode_opens_large_and_one_tap_closes_it(live_ipg, new_page, url, number, shown, player):
-    page = new_page(PHONE)
-    page.goto(live_ipg.url + url)
-    key = first_key(number, *shown, player)
-    row = page.locator(f"[id='{key}']")
-    row.locator("a.in-other-language").click()
-    expect(row.locator(".in-place")).not_to_have_attribute("aria-busy", "true")
-    show = row.locator("button.show-paragraph")
-    show.click()
-    dialog = page.locator("dialog.show-mode")
-    expect(dialog).to_be_visible()
-    box = dialog.bounding_box()
-    assert box["width"] == PHONE["width"] and box["height"] == PHONE["height"], "the whole screen"
-    body = " ".join(dialog.inner_text().split())
-    assert text_of(number, key, shown[0]) in body
-    assert text_of(number, key, player) in body, "the translation shown in place comes along"
-    assert dialog.locator(f"[lang='{languages.html_lang(player)}']").count() >= 1
-    size = lambda locator: float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))  # noqa: E731
-    assert size(dialog.locator(".text").first) >= 1.4 * size(row.locator(".text").first)
-    # Chromium supports the Screen Wake Lock API: the screen stays awake while the player reads.
-    expect(dialog).to_have_attribute("data-wake-lock", "on")
-    dialog.locator(".text").first.click()  # one tap anywhere
-    expect(dialog).to_have_count(0)
-    expect(show).to_be_focused()
-    # The button and Escape close it too.
-    show.click()
-    page.locator("dialog.show-mode .show-close").click()
-    expect(dialog).to_have_count(0)
-    show.click()
-    page.keyboard.press("Escape")
-    expect(dialog).to_have_count(0)
 
 
 def test_the_wake_lock_is_let_go_when_show_mode_closes(live_ipg, new_page):

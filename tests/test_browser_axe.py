@@ -1,13 +1,12 @@
 """axe-core (the npm package `make install` fetches into node_modules/) run in headless Chromium on every public
-page type, on a phone and at a desk, with every note and every folded part open: no violation at all, of any
+page type (tests/pages.py), on a phone and at a desk, with every note and every folded part open: no violation at all, of any
 impact."""
 
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
-from ipgsite.contentfiles.releases import load_releases
+from pages import PAGE_TYPES
 
 pytestmark = pytest.mark.browser
 
@@ -15,31 +14,6 @@ AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "ax
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 LAYOUTS = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
-
-PAGES = [
-    "/en/",  # the outline
-    "/ja/ipg/2.3/",  # a section, with commentary
-    "/zh-hans/ipg/2.4/",  # a section with missing translations
-    "/en/ipg/2.1/",  # a section without text in the page's language
-    "/en/ipg/3.1/",  # a section without text yet
-    "/en/ipg/2.3/?langs=en,zh-hans,ja",  # the compare view
-    "/ja/ipg/2.3/?release=2024-09-23",  # a section as a release froze it
-    "/ja/penalties/",  # the penalty quick reference
-    "/en/penalties/?penalty=warning",
-    "/en/search/",  # the empty search form
-    "/ja/search/?q=%E5%85%AC%E9%96%8B",  # search results
-    "/en/search/?q=zzzzzz-nothing",  # no results
-    "/en/changes/",  # the releases
-    "/zh-hans/changes/2024-09-23/",  # one release's changes
-    "/en/ipg/9.9/",  # the 404 page
-    "/ja/glossary/",  # the termbase
-    "/ja/ipg/2.3/example-c/",  # one paragraph's share page
-    "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=9.9:x&langs=zh-hans,en",  # a reading list
-    "/en/quiz/",  # the quiz's start
-    "/ja/quiz/?seed=5&a=2.3",  # a quiz answer
-    "/en/finder/",  # the infraction finder, with its worked examples
-    "/ja/finder/pre-game/other-error/",  # one of its outcomes
-]
 
 
 def violations(page):
@@ -52,28 +26,24 @@ def violations(page):
     return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in results]
 
 
-@pytest.fixture
-def released(live_ipg):
-    load_releases(settings.CONTENT_DIR)
-    return live_ipg
-
-
 @pytest.mark.parametrize("viewport", LAYOUTS)
-def test_every_public_page_type_has_no_violations(released, new_page, viewport):
+def test_every_public_page_type_has_no_violations(live_ipg, new_page, viewport):
     # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
     page = new_page(viewport, bypass_csp=True)
     found = {}
-    for url in PAGES:
+    for page_type in PAGE_TYPES:
         page.context.clear_cookies()  # no remembered compare choice: each URL is the page it names
-        page.goto(released.url + url)
+        response = page.goto(live_ipg.url + page_type.url)
+        assert response.status == page_type.status, page_type.url
         found_here = violations(page)
         if found_here:
-            found[url] = found_here
+            found[page_type.url] = found_here
     assert found == {}
 
 
 @pytest.mark.parametrize("viewport", LAYOUTS)
-def test_the_history_and_comparison_pages_have_no_violations(released, new_page, viewport):
+@pytest.mark.writes
+def test_the_history_and_comparison_pages_have_no_violations(live_ipg, new_page, viewport):
     from io import StringIO
 
     from django.core.management import call_command
@@ -89,17 +59,17 @@ def test_the_history_and_comparison_pages_have_no_violations(released, new_page,
         "/zh-hans/changes/?from=2024-09-23&to=2025-02-10",
         "/en/changes/?from=2024-09-23&to=2024-09-23",
     ]:
-        page.goto(released.url + url)
+        page.goto(live_ipg.url + url)
         found_here = violations(page)
         if found_here:
             found[url] = found_here
     assert found == {}
 
 
-def test_the_tables_controls_have_no_violations(released, new_page):
+def test_the_tables_controls_have_no_violations(live_ipg, new_page):
     """What the script adds: a paragraph in the player's language, the reading settings, show mode, the pins."""
     page = new_page(PHONE, bypass_csp=True)
-    page.goto(released.url + "/ja/ipg/2.3/")
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")
     page.click("#definition-1 a.in-other-language")
     page.wait_for_selector("#definition-1 .in-place:not([aria-busy])")
     page.click("#example-c button.pin-paragraph")
@@ -110,6 +80,6 @@ def test_the_tables_controls_have_no_violations(released, new_page):
     page.wait_for_selector("dialog.show-mode[open]")
     assert violations(page) == []
 
-    page.goto(released.url + "/ja/")
+    page.goto(live_ipg.url + "/ja/")
     page.wait_for_selector("#on-this-device:not([hidden])")
     assert violations(page) == []

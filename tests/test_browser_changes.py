@@ -8,6 +8,8 @@ from ipgsite.ipg.models import Paragraph
 from ipgsite.releases.snapshots import publish
 from test_releases_files import SECOND, edit_for_second_release
 
+pytestmark = [pytest.mark.browser, pytest.mark.writes]  # a second release is published
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 # A made-up unbreakable string: a diff of it must wrap, not widen the page.

@@ -8,7 +8,7 @@ from translate.storage import xliff
 from conftest import PHONE
 from ipgsite.ipg.models import Paragraph
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.writes]  # a translator saves
 
 PASSWORD = "a-long-test-password"
 TRANSLATION = "ブラウザ試験で訳し直した例(C)。"

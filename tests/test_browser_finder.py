@@ -78,7 +78,9 @@ def test_a_worked_example_is_walked_from_the_first_page_at_390px(live_ipg, new_p
 
 @pytest.mark.parametrize("code", ["en", "zh-hans", "ja"])
 @pytest.mark.parametrize("path", ["", "ipg/2.3/"])
-def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(live_ipg, new_page, code, path, tmp_path):
+def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(
+    live_ipg, new_page, code, path, keep_screenshot
+):
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     page.goto(f"{live_ipg.url}/{code}/{path}")
     assert overflow(page) <= 0
@@ -91,7 +93,7 @@ def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(live_
         box = link.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, (name, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] < 844, (name, box)
-    page.screenshot(path=str(tmp_path / f"header-{code}.png"))
+    keep_screenshot(page, f"header-{code}-{path.replace('/', '-') or 'outline'}.png")
     with page.expect_navigation(url=f"**/{code}/glossary/"):
         page.locator("header.site-header a.glossary-link").tap()
     page.locator("header.site-header .menu-button").tap()

@@ -91,6 +91,7 @@ def test_the_readers_compare_choice_is_saved_too(live_ipg, new_page):
     expect(page.locator("html")).to_have_attribute("lang", "ja")
 
 
+@pytest.mark.writes
 def test_an_edit_is_picked_up_when_the_connection_returns(live_ipg, new_page):
     page = new_page(service_workers="allow")
     page.goto(f"{live_ipg.url}/en/ipg/2.3/")
@@ -120,6 +121,7 @@ def translators_link_to_the_admin():
     write(paragraph.section.number, paragraph.key, "en", paragraph.text_en + " See [the rules](/static/../admin/).")
 
 
+@pytest.mark.writes
 def test_only_the_sites_own_files_are_saved_never_a_link_from_the_text(live_ipg, new_page, server_requests):
     translators_link_to_the_admin()
     page = new_page(service_workers="allow")
@@ -188,6 +190,7 @@ def test_retries_back_off_and_stop(live_ipg, new_page):
     assert len(failures) == 2 + len(delays)
 
 
+@pytest.mark.writes
 def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
     page = new_page(service_workers="allow")
     page.goto(f"{live_ipg.url}/en/ipg/2.3/")
@@ -210,6 +213,7 @@ def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
     assert "/static/css/site.css" in saved
 
 
+@pytest.mark.writes
 def test_a_new_release_replaces_the_offline_copy_on_the_next_visit_and_says_so(live_ipg, new_page):
     from django.utils import timezone
 
@@ -283,6 +287,7 @@ def assert_not_saved(page, url):
     expect(page.locator("body")).to_contain_text("This page was not saved for offline reading.")
 
 
+@pytest.mark.writes
 @pytest.mark.parametrize("compare", ["", "?langs=en,ja"])
 def test_a_deleted_section_is_not_read_offline_once_the_worker_has_updated(live_ipg, new_page, compare):
     page = new_page(service_workers="allow")
@@ -306,6 +311,7 @@ def test_a_deleted_section_is_not_read_offline_once_the_worker_has_updated(live_
     expect(page.locator("ol.outline a[href^='/ja/ipg/2.4/']")).to_have_count(0)  # the saved outline is the new one
 
 
+@pytest.mark.writes
 def test_after_the_update_the_sections_still_in_the_ipg_and_the_readers_list_read_offline(live_ipg, new_page):
     page = new_page(service_workers="allow")
     reading_list = f"{live_ipg.url}/en/list/?p=2.3:example-c"  # the reader's own, kept as they opened it
@@ -334,6 +340,7 @@ def test_after_the_update_the_sections_still_in_the_ipg_and_the_readers_list_rea
     expect(page.locator("section.list-entry")).to_have_count(1)
 
 
+@pytest.mark.writes
 def test_a_new_section_is_saved_with_the_update(live_ipg, new_page):
     page = new_page(service_workers="allow")
     page.goto(f"{live_ipg.url}/en/ipg/2.3/")

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ipgsite.ipg import languages
+from pages import PAGE_TYPES
 
 pytestmark = pytest.mark.browser
 
@@ -63,11 +64,31 @@ def covered(page, locator):
     ]
 
 
+def assert_the_bottom_bar_never_clips_its_part_links(page):
+    bar = page.locator(".section-tools")
+    assert bar.evaluate("e => e.scrollWidth <= e.clientWidth"), "the bar scrolls sideways"
+    for control in bar.locator(":scope > :visible").all():
+        box = control.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], control.inner_text()
+    page.click(".parts-button")
+    links = page.locator(".section-nav .parts a")
+    assert links.count() > 1
+    for link in links.all():
+        expect(link).to_be_in_viewport(ratio=1)
+        assert link.evaluate("a => a.scrollWidth <= a.clientWidth"), link.inner_text()
+        assert not link.evaluate("a => getComputedStyle(a).textOverflow === 'ellipsis'")
+    links.last.click()
+    expect(page.locator(".section-nav")).to_be_hidden()  # the panel closes on the part it opened
+    assert page.url.endswith(links.last.get_attribute("href"))
+
+
 @pytest.mark.parametrize("number", SECTIONS)
 @pytest.mark.parametrize("code", languages.CODES)
 def test_the_first_line_title_and_penalty_are_on_the_first_screen_in_every_compare_choice(
     live_ipg, new_page, code, number
 ):
+    """And, on the section as the reader first opens it (no compare choice), the bar at the bottom never clips its
+    part links."""
     page = new_page(PHONE)
     found = {}
     for choice in CHOICES:
@@ -79,6 +100,8 @@ def test_the_first_line_title_and_penalty_are_on_the_first_screen_in_every_compa
         assert where["title"] < where["top"] and where["penalty"] < where["top"], choice
         top, bottom = chrome(page)
         assert top == 0 and bottom <= CHROME, choice
+        if not choice:
+            assert_the_bottom_bar_never_clips_its_part_links(page)
     late = {choice: line for choice, line in found.items() if line > FIRST_SCREEN}
     assert late == {}, f"first lines (px from the top): {found}"
 
@@ -108,28 +131,6 @@ def test_fixed_chrome_takes_at_most_64px_at_the_top_and_at_the_bottom(live_ipg, 
         page.evaluate(f"window.scrollTo(0, {y})")
         top, bottom = chrome(page)
         assert top <= CHROME and bottom <= CHROME, (y, page.evaluate(FIXED_JS))
-
-
-@pytest.mark.parametrize("number", SECTIONS)
-@pytest.mark.parametrize("code", languages.CODES)
-def test_the_bottom_bar_never_clips_its_part_links(live_ipg, new_page, code, number):
-    page = new_page(PHONE)
-    page.goto(f"{live_ipg.url}/{code}/ipg/{number}/")
-    bar = page.locator(".section-tools")
-    assert bar.evaluate("e => e.scrollWidth <= e.clientWidth"), "the bar scrolls sideways"
-    for control in bar.locator(":scope > :visible").all():
-        box = control.bounding_box()
-        assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], control.inner_text()
-    page.click(".parts-button")
-    links = page.locator(".section-nav .parts a")
-    assert links.count() > 1
-    for link in links.all():
-        expect(link).to_be_in_viewport(ratio=1)
-        assert link.evaluate("a => a.scrollWidth <= a.clientWidth"), link.inner_text()
-        assert not link.evaluate("a => getComputedStyle(a).textOverflow === 'ellipsis'")
-    links.last.click()
-    expect(page.locator(".section-nav")).to_be_hidden()  # the panel closes on the part it opened
-    assert page.url.endswith(links.last.get_attribute("href"))
 
 
 def test_a_translation_opened_in_place_is_never_under_the_bar(live_ipg, new_page):
@@ -190,17 +191,7 @@ def test_the_offline_state_is_a_small_mark_in_the_header_with_its_details_on_a_t
 
 
 # Section numbers never break ------------------------------------------------------------------------------
-NUMBERED = [
-    "/en/",  # the outline
-    "/ja/penalties/",  # the penalty quick reference
-    "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=4.8:x",  # a reading list
-    "/en/finder/pre-game/other-error/",  # a finder outcome, with what was ruled out
-    "/en/finder/",  # the finder's worked examples
-    "/en/search/?q=drew",  # search results
-    "/ja/search/?q=%E6%89%8B%E6%9C%AD",
-    "/en/ipg/2.3/",  # "mentioned in"
-    "/ja/quiz/?seed=5&a=2.3",
-]
+NUMBERED = [page.url for page in PAGE_TYPES if page.numbers]  # every page type that shows section numbers
 
 # Every section number on the page whose text runs over more than one line.
 BROKEN_NUMBERS_JS = """() => [...document.querySelectorAll('.number')].filter((n) => n.getClientRects().length).filter((n) => {

@@ -30,7 +30,9 @@ def test_three_languages_never_scroll_sideways(live_ipg, new_page, viewport):
 
 
 @pytest.mark.parametrize("viewport", LAYOUTS)
-def test_each_paragraph_key_appears_once_and_is_visible(live_ipg, new_page, viewport):
+def test_each_paragraph_key_appears_once_and_is_visible_and_the_notes_toggle_shows_and_hides_every_note(
+    live_ipg, new_page, viewport
+):
     page = new_page(viewport)
     page.goto(live_ipg.url + THREE)
     keys = list(Paragraph.objects.filter(section__number="2.3").values_list("key", flat=True))
@@ -40,6 +42,16 @@ def test_each_paragraph_key_appears_once_and_is_visible(live_ipg, new_page, view
         row = page.locator(f"#{key}")
         assert row.is_visible()
         assert row.locator(":scope > .text").count() == 3
+    # The notes toggle, on the same page.
+    notes = page.locator("aside.note")
+    assert notes.count() == 19
+    button = page.locator("button.toggle-notes")
+    initially_open = viewport == DESKTOP
+    assert notes.first.is_visible() is initially_open
+    button.click()
+    assert all(notes.nth(i).is_visible() is (not initially_open) for i in range(19))
+    button.click()
+    assert all(notes.nth(i).is_visible() is initially_open for i in range(19))
 
 
 @pytest.mark.parametrize("viewport", LAYOUTS)
@@ -66,21 +78,6 @@ def test_switching_language_keeps_the_paragraph(live_ipg, new_page, viewport):
     assert 0 <= top_of(page, "philosophy-3") <= 40
 
 
-@pytest.mark.parametrize("viewport", LAYOUTS)
-def test_the_notes_toggle_shows_and_hides_every_note(live_ipg, new_page, viewport):
-    page = new_page(viewport)
-    page.goto(live_ipg.url + THREE)
-    notes = page.locator("aside.note")
-    assert notes.count() == 19
-    button = page.locator("button.toggle-notes")
-    initially_open = viewport == DESKTOP
-    assert notes.first.is_visible() is initially_open
-    button.click()
-    assert all(notes.nth(i).is_visible() is (not initially_open) for i in range(19))
-    button.click()
-    assert all(notes.nth(i).is_visible() is initially_open for i in range(19))
-
-
 def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/ja/ipg/2.3/")
@@ -91,6 +88,7 @@ def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
 
 
+@pytest.mark.writes
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_a_lag_mark_in_a_note_fits_and_opens_without_javascript(live_ipg, new_page, viewport):
     note = Note.objects.filter(paragraph__section__number="2.3", paragraph__key="definition-1").order_by("order")[0]
@@ -106,21 +104,10 @@ def test_a_lag_mark_in_a_note_fits_and_opens_without_javascript(live_ipg, new_pa
     assert overflow(page) <= 0
 
 
-def test_the_link_control_copies_the_paragraphs_address(live_ipg, new_page):
+def test_every_block_of_text_carries_its_language_and_the_link_control_copies_the_paragraphs_address(
+    live_ipg, new_page
+):
     page = new_page(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
-    page.goto(live_ipg.url + THREE)
-    page.click("#example-c > a.permalink")
-    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
-    # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph,
-    # in the languages this page compares.
-    assert (
-        page.evaluate("navigator.clipboard.readText()") == f"{live_ipg.url}/en/ipg/2.3/example-c/?langs=en,zh-hans,ja"
-    )
-    assert page.url == f"{live_ipg.url}{THREE}#example-c"
-
-
-def test_every_block_of_text_carries_its_language(live_ipg, new_page):
-    page = new_page(DESKTOP)
     page.goto(live_ipg.url + THREE)
     wrong = page.evaluate(
         """() => {
@@ -137,6 +124,15 @@ def test_every_block_of_text_carries_its_language(live_ipg, new_page):
     }"""
     )
     assert wrong == []
+    # The link control, on the same page.
+    page.click("#example-c > a.permalink")
+    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph,
+    # in the languages this page compares.
+    assert (
+        page.evaluate("navigator.clipboard.readText()") == f"{live_ipg.url}/en/ipg/2.3/example-c/?langs=en,zh-hans,ja"
+    )
+    assert page.url == f"{live_ipg.url}{THREE}#example-c"
 
 
 def test_pages_read_without_javascript(live_ipg, new_page):

@@ -3,15 +3,15 @@
 import pytest
 from django.contrib.auth.models import Group, User
 
-from conftest import ARTIFACTS, PHONE
+from conftest import PHONE
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.writes]  # a translator saves
 
 PASSWORD = "a-long-test-password"
 TRANSLATION = "（ブラウザ試験の訳文）**最初の**段落。"
 
 
-def test_a_japanese_translator_translates_2_4_and_is_refused_english(live_ipg, new_page):
+def test_a_japanese_translator_translates_2_4_and_is_refused_english(live_ipg, new_page, keep_screenshot):
     user = User.objects.create_user("hanako", password=PASSWORD, is_staff=True)
     user.groups.add(Group.objects.get(name="translators-ja"))
     page = new_page(viewport=PHONE)
@@ -40,8 +40,7 @@ def test_a_japanese_translator_translates_2_4_and_is_refused_english(live_ipg, n
     row.locator("button[name=save]").click()
     page.wait_for_url("**/admin/translate/2.4/ja/?from=en#definition-1")
     assert "translated" in page.locator("section#definition-1 .tr-state").inner_text()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "translate-2.4-ja-phone.png"), full_page=False)
+    keep_screenshot(page, "translate-2.4-ja-phone.png")
 
     page.goto(f"{live_ipg.url}/ja/ipg/2.4/")
     shown = page.locator("#definition-1 [lang=ja]", has_text="ブラウザ試験の訳文").first

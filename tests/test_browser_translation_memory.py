@@ -4,18 +4,20 @@ memory suggestion on 2.4, edits it and saves it with the keyboard; the public Ja
 import pytest
 from django.contrib.auth.models import Group, User
 
-from conftest import ARTIFACTS, PHONE
+from conftest import PHONE
 from ipgsite.editing.models import Translator
 from ipgsite.ipg.models import Paragraph
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.writes]  # a translator saves
 
 PASSWORD = "a-long-test-password"
 FIRST = "（ブラウザ試験の訳文）プレイヤーが8枚のカードを引いた。"
 EDITED = "（ブラウザ試験の訳文）プレイヤーがマリガン後に7枚のカードを引いた。"
 
 
-def test_a_japanese_translator_takes_a_memory_suggestion_edits_it_and_saves_with_the_keyboard(live_ipg, new_page):
+def test_a_japanese_translator_takes_a_memory_suggestion_edits_it_and_saves_with_the_keyboard(
+    live_ipg, new_page, keep_screenshot
+):
     user = User.objects.create_user("hanako", password=PASSWORD, is_staff=True)
     user.groups.add(Group.objects.get(name="translators-ja"))
     Translator.objects.create(user=user, interface_language="ja")
@@ -52,8 +54,7 @@ def test_a_japanese_translator_takes_a_memory_suggestion_edits_it_and_saves_with
     box.fill(EDITED)
     row.locator(".tr-preview").get_by_text("マリガン後").wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "translation-memory-2.4-ja-phone.png"), full_page=False)
+    keep_screenshot(page, "translation-memory-2.4-ja-phone.png")
     box.press("Control+Enter")
     page.wait_for_url("**/admin/translate/2.4/ja/?from=en#example-b")
     assert page.locator("section#example-b .tr-state").first.inner_text() == "翻訳済み"

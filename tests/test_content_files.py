@@ -46,6 +46,7 @@ def content(tmp_path):
     return copy
 
 
+@pytest.mark.database  # through the database's own storage (jsonb on PostgreSQL)
 def test_load_then_export_reproduces_content_byte_for_byte(ipg, tmp_path):
     out = tmp_path / "exported"
     call_command("exportcontent", str(out), stdout=StringIO())

@@ -250,6 +250,7 @@ def content(tmp_path):
     return copy
 
 
+@pytest.mark.database  # what one database refuses (a NUL, a length) the other may keep
 @hypothesis_settings(max_examples=60, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
 @given(section=mutated(SECTION), chapters=st.one_of(*[st.just(CHAPTERS)] * 3, mutated(CHAPTERS)))
 def test_loadcontent_loads_a_mutated_file_or_refuses_it_on_this_database(ipg, content, section, chapters):

@@ -160,6 +160,7 @@ def test_the_remembered_choice_is_a_redirect_of_its_own_and_the_page_stays_every
 FETCH = "url => fetch(url).then(r => r.json()).then(j => j.text.en, e => 'failed: ' + e.message)"
 
 
+@pytest.mark.writes
 @pytest.mark.parametrize("must_revalidate", [True, False])
 def test_browsers_ask_again_each_time_and_never_use_a_stale_copy(live_ipg, new_page, monkeypatch, must_revalidate):
     """Chromium honours stale-while-revalidate on fetch() (a service worker's, the linker's), even with max-age=0: it

@@ -160,6 +160,7 @@ def test_a_language_marked_missing_is_accepted_and_exported_as_missing(ipg, cont
     assert (out / "finder.toml").read_bytes() == path.read_bytes()
 
 
+@pytest.mark.database  # the graph is stored as JSON (jsonb on PostgreSQL)
 def test_export_writes_the_graph_back_byte_for_byte(ipg, tmp_path):
     out = tmp_path / "out"
     call_command("exportcontent", str(out), stdout=StringIO())

@@ -102,6 +102,7 @@ def content(tmp_path):
     return copy
 
 
+@pytest.mark.database  # through the database's own storage
 def test_export_writes_former_keys_and_loading_them_back_changes_nothing(ipg, tmp_path):
     rename(ipg, "2.3", "remedy-2", "remedy-2-shuffle")
     out = tmp_path / "exported"

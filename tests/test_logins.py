@@ -230,14 +230,15 @@ class Gunicorn:
         self.popen = subprocess.Popen(
             command, cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        for _ in range(600):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
                 self.request("GET", LOGIN, SimpleCookie(), None)
                 return
             except OSError:
                 if self.popen.poll() is not None:
                     raise RuntimeError(self.popen.stderr.read().decode()) from None
-                time.sleep(0.1)
+                time.sleep(0.02)
         self.stop()
         raise RuntimeError("gunicorn did not answer")
 

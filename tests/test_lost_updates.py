@@ -29,6 +29,8 @@ from people import (
     translator,
 )
 
+pytestmark = pytest.mark.database  # rows locked with select_for_update, which only PostgreSQL takes
+
 
 def test_the_second_translator_is_refused_and_sees_both_versions(ipg):
     first, second = client_for(translator("ja", "first")), client_for(translator("ja", "second"))

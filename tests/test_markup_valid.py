@@ -1,4 +1,4 @@
-"""Every public page type is valid HTML: the Nu HTML checker (npm's vnu-jar, which `make install` fetches, run with
+"""Every public page type (tests/pages.py) is valid HTML: the Nu HTML checker (npm's vnu-jar, which `make install` fetches, run with
 the JRE `make install` installs from Debian when `java` is missing) finds no error in any of them."""
 
 import json
@@ -8,38 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pages import PAGE_TYPES
 from people import admin_pages, client_for, editor
 
 VNU = Path(__file__).resolve().parent.parent / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-
-PAGES = [
-    "/en/",  # the outline
-    "/ja/penalties/",  # the penalty quick reference
-    "/en/penalties/?penalty=warning",
-    "/en/ipg/2.3/",  # a section with commentary and term marks
-    "/zh-hans/ipg/2.4/",  # a section with missing translations
-    "/en/ipg/2.1/",  # a section without text in the page's language
-    "/en/ipg/3.1/",  # a section without text yet
-    "/en/ipg/2.3/?langs=en,zh-hans,ja",  # the compare view
-    "/ja/ipg/2.4/?langs=ja,en",
-    "/ja/ipg/2.3/?release=2024-09-23",  # a section as a release froze it
-    "/en/search/",  # the empty search form
-    "/en/search/?q=drew",  # results, a section's name and the finder's questions
-    "/ja/search/?q=%E8%A6%AA%E4%BF%A1&language=ja&kind=note",  # results with filters
-    "/en/search/?q=zzzzzz-nothing",  # nothing found
-    "/en/changes/",  # the releases
-    "/zh-hans/changes/2024-09-23/",  # one release's changes
-    "/en/ipg/9.9/",  # the 404 page
-    "/ja/glossary/",  # the termbase
-    "/ja/ipg/2.3/example-c/",  # one paragraph's share page
-    "/en/ipg/2.3/example-b/?langs=zh-hans,ja,en",
-    "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=9.9:x&langs=zh-hans,en",  # a reading list
-    "/en/quiz/",  # the quiz's start
-    "/ja/quiz/?seed=5&a=2.3",  # a quiz answer
-    "/en/finder/",  # the infraction finder
-    "/en/finder/in-game/not-shown/",  # one of its steps
-    "/ja/finder/pre-game/other-error/",  # an outcome
-]
 
 # A near miss: valid but for one error each, which the checker must find (else it checks nothing).
 BROKEN = (
@@ -70,13 +42,13 @@ def nu_errors(files):
 
 def test_every_public_page_type_is_valid_html(client, ipg, tmp_path):
     files = {}
-    for number, url in enumerate(PAGES):
+    for page in PAGE_TYPES:
         client.cookies.clear()  # no remembered compare choice: each URL is the page it names
-        response = client.get(url)
-        assert response.status_code in (200, 404), url
-        path = tmp_path / f"page-{number}.html"
+        response = client.get(page.url)
+        assert response.status_code == page.status, page.url
+        path = tmp_path / f"{page.name}.html"
         path.write_bytes(response.content)
-        files[path.name] = url
+        files[path.name] = page.url
     broken = tmp_path / "broken.html"
     broken.write_text(BROKEN)
     errors = nu_errors([*(tmp_path / name for name in files), broken])

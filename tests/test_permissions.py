@@ -1,5 +1,6 @@
 """Translators edit only their language's text and notes, enforced on the server; editors edit everything."""
 
+import pytest
 from django.contrib.auth.models import Group
 
 from ipgsite.editing.models import Change
@@ -7,6 +8,7 @@ from ipgsite.ipg.models import Note
 from people import admin_form_data, client_for, editor, paragraph, person, translate_form, translate_url, translator
 
 
+@pytest.mark.database  # a data migration, run by each database
 def test_a_migration_creates_one_group_per_language_and_the_editors(ipg):
     for code in ("en", "zh-hans", "ja"):
         group = Group.objects.get(name=f"translators-{code}")

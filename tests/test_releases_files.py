@@ -92,6 +92,7 @@ def test_the_shipped_release_file_is_exactly_the_working_text_of_content_section
     assert state == {doc.number: frozen_from_doc(doc) for doc in docs}
 
 
+@pytest.mark.database  # releases are stored as JSON (jsonb on PostgreSQL)
 def test_load_then_export_reproduces_the_release_files_byte_for_byte(released, tmp_path):
     out = tmp_path / "exported"
     assert export_releases(out) == 1
@@ -124,6 +125,7 @@ def test_a_published_release_keeps_its_text_while_the_working_text_changes(relea
     assert section_as_of(second, "2.4")["penalty"] == "warning"
 
 
+@pytest.mark.database  # releases are stored as JSON (jsonb on PostgreSQL)
 def test_the_whole_cycle_survives_export_and_load_byte_for_byte(released, content, tmp_path):
     edit_for_second_release()
     publish(SECOND)
@@ -437,6 +439,7 @@ SECTION = st.lists(st.sampled_from(["a-1", "a-2", "b-1", "c-1"]), unique=True, m
 STATE = st.dictionaries(st.sampled_from(["1.1", "2.3", "2.4", "A"]), SECTION, max_size=3)
 
 
+@pytest.mark.database  # releases are stored as JSON (jsonb on PostgreSQL)
 @hypothesis_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(state=STATE)
 def test_any_release_round_trips(tmp_path, state):

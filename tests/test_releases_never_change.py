@@ -22,6 +22,8 @@ from pages import parse
 from people import admin_form_data, client_for, editor, paragraph
 from test_releases_files import FIRST, SECOND
 
+pytestmark = pytest.mark.database  # releases are frozen as JSON, which PostgreSQL stores as jsonb (keys reordered)
+
 OLD_EN = "A player scries two cards when they should only have scried one."
 NEW_EN = "TEST an edited example B, made up for this test."
 THIRD = "2025-06-01"

@@ -73,7 +73,7 @@ class Process:
         deadline = time.monotonic() + 30
         while not reachable(("127.0.0.1", self.port)):
             assert self.popen.poll() is None and time.monotonic() < deadline, f"gunicorn {name} did not start"
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def request(self, method, path, form=None, cookies=True):
         origin = f"https://{HOST}"

@@ -18,6 +18,8 @@ from ipgsite.search.models import Entry
 from ipgsite.search.query import Query
 from pages import parse
 
+pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+
 PHONE = {"width": 390, "height": 844}
 
 

@@ -22,6 +22,8 @@ from ipgsite.search.query import Query
 from ipgsite.workspace import memory
 from people import paragraph
 
+pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 LIKE_SCAN = "ipgsite.search.backends.LikeScan"
 OWN_BACKEND = {"sqlite": backends.SQLiteSearch, "postgresql": backends.PostgresSearch}

@@ -12,6 +12,8 @@ from ipgsite.search.finding import find
 from ipgsite.search.query import MAX_LENGTH, Query
 from pages import parse
 
+pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+
 NO_FIXTURE_RESET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
 

@@ -10,6 +10,8 @@ from edits import write
 from ipgsite.search.models import Entry
 from pages import parse
 
+pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+
 
 def get(client, q, reader="en", **params):
     return client.get(f"/{reader}/search/", {"q": q, **params})

@@ -13,6 +13,8 @@ from ipgsite.search.partial import SMALL_WORDS
 from ipgsite.search.query import Query
 from pages import parse
 
+pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+
 
 def page(client, q, reader="en", **params):
     response = client.get(f"/{reader}/search/", {"q": q, **params})

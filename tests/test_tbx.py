@@ -33,6 +33,7 @@ def run_import(path, *args):
     return out.getvalue()
 
 
+@pytest.mark.database  # where terms were found is stored as JSON
 def test_export_then_import_into_an_empty_termbase_gives_the_same_terms_and_file(ipg, tmp_path):
     before = snapshot()
     first = export(tmp_path / "terms.tbx")

@@ -171,6 +171,7 @@ def test_export_after_a_paragraph_was_deleted_loads_again(ipg, content):
     call_command("loadcontent", str(content), stdout=StringIO())
 
 
+@pytest.mark.database  # where terms were found is stored as JSON
 def test_the_file_says_which_names_are_outdated_or_reviewed_and_export_writes_it_back(ipg, content, tmp_path):
     from ipgsite.editing.models import State
 

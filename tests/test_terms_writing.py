@@ -77,6 +77,7 @@ def test_a_lost_update_is_refused_with_both_versions(ipg):
     assert writing.write_text(scry, "ja", "占術(テスト)", by=translator("ja"), base_revision=opened)
 
 
+@pytest.mark.database  # names are compared case-insensitively (iexact), which SQLite does for ASCII only
 def test_names_are_cleaned_and_never_shared(ipg):
     hand, chief = term("hand"), editor()
     with pytest.raises(ValidationError):
@@ -155,6 +156,7 @@ def test_a_terms_last_name_cannot_be_removed(ipg):
     assert writing.write_text(disguise, "zh-hans", "", by=editor(), base_revision=disguise.revision)
 
 
+@pytest.mark.database  # names are compared case-insensitively (iexact), which SQLite does for ASCII only
 def test_the_admin_refuses_a_name_another_term_has_as_an_error_on_the_field(ipg):
     client = client_for(editor())
     hand = term("hand")
@@ -170,6 +172,7 @@ def test_the_admin_refuses_a_name_another_term_has_as_an_error_on_the_field(ipg)
     assert term("hand").name_en == "hand in play"
 
 
+@pytest.mark.database  # names are compared case-insensitively (iexact), which SQLite does for ASCII only
 def test_the_admin_refuses_a_new_term_named_as_another(ipg):
     client = client_for(editor())
     data = admin_form_data(client.get("/admin/terms/term/add/"))

@@ -2,10 +2,14 @@
 
 import re
 
+import pytest
+
 from edits import add_note, write, write_note
 from ipgsite.ipg.models import Note
 from ipgsite.workspace import memory
 from people import client_for, paragraph, translate_url, translator
+
+pytestmark = pytest.mark.database  # suggestions come from the search backend's text index (trigrams on PostgreSQL)
 
 DARK_CONFIDANT = (
     "A player resolves a Dark Confidant trigger, but forgets to reveal the card before putting it into their hand."

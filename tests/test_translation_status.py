@@ -1,7 +1,11 @@
 """Status per paragraph and language: missing < outdated < translated < reviewed; the dashboard."""
 
+import pytest
+
 from ipgsite.editing.models import Change, State, Status
 from people import MANAGEMENT_FORM, client_for, editor, paragraph, translate_form, translate_url, translator
+
+pytestmark = pytest.mark.database  # statuses are created with ON CONFLICT DO NOTHING and locked with select_for_update
 
 
 def state(number, key, code):

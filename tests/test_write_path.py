@@ -169,6 +169,7 @@ def test_an_editors_revert_of_a_minor_edit_stays_minor(ipg):
 # Every writer cleans alike: the admin too
 
 
+@pytest.mark.database  # PostgreSQL refuses a NUL and enforces lengths
 @pytest.mark.parametrize("text", ["NUL\x00inside", "長" * 20_001], ids=["nul", "too-long"])
 def test_the_admin_refuses_what_the_translate_page_refuses(ipg, text):
     p = paragraph("2.4", "definition-2")

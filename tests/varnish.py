@@ -70,7 +70,7 @@ class Gunicorn:
             if self.popen.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("gunicorn did not start")
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def stop(self):
         if self.popen.poll() is None:
@@ -114,7 +114,7 @@ class Varnish:
             if self.popen.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("varnishd did not start: " + (self.workdir / "varnishd.log").read_text()[-2000:])
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def admin(self, *command):
         return subprocess.run(
