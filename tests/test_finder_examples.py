@@ -163,7 +163,7 @@ def test_the_first_page_offers_every_recorded_case_as_a_worked_example_linking_i
     # 2.1 has no English: its examples are shown in Japanese, marked as such
     knight = by_ref["Example A of 2.1"].find("div", class_="text")
     assert "missing" in knight.classes and knight.attrs["lang"] == "ja" and "悪名の騎士" in knight.text()
-    assert "Not yet translated into English; shown in 日本語." in knight.find("p", class_="missing-label").text()
+    assert "Not yet translated into English; shown in Japanese." in knight.find("p", class_="missing-label").text()
 
 
 def test_the_worked_examples_are_in_the_readers_language_and_only_on_the_first_page(client, ipg):
