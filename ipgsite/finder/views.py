@@ -75,7 +75,7 @@ def worked_examples(graph, codes, query):
     return found
 
 
-def cases(graph, codes, query):
+def cases(graph, query):
     """The situations the IPG decides outside its examples, in the site's words, each with the paragraphs that decide
     it and the link to the step its answers reach (one whose path is gone since the load is left out)."""
     found = []
@@ -170,6 +170,6 @@ def step(request, answers=""):
             ],
             citations=citations(node.cites, codes),
             worked_examples=worked_examples(graph, codes, query) if not keys else [],
-            cases=cases(graph, codes, query) if not keys else [],
+            cases=cases(graph, query) if not keys else [],
         )
     return render(request, "finder/step.html", context)
