@@ -221,7 +221,7 @@ def test_a_missing_translation_says_so_in_the_readers_language(live_ipg, new_pag
     page.select_option(".player-language select", "zh-hans")
     page.click(f"[id='{missing.key}'] a.in-other-language")
     in_place = page.locator(f"[id='{missing.key}'] > .in-place")
-    expect(in_place.locator(".missing-label")).to_have_text("Not yet translated into 简体中文.")
+    expect(in_place.locator(".missing-label")).to_have_text("Not yet translated into Simplified Chinese.")
     assert in_place.locator(".missing-label").get_attribute("lang") == "en"
     assert missing.text_en[:30] not in in_place.inner_text(), "English passed off as Chinese"
 

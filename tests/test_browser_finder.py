@@ -16,9 +16,9 @@ def overflow(page):
 @pytest.mark.parametrize(
     "code, taps",
     [
-        ("en", ["No, once the game had begun", "No, neither is involved", "No", "No", "No", "Yes"]),
-        ("ja", ["いいえ、ゲーム開始後です", "いいえ、どちらも関係しない", "いいえ", "いいえ", "いいえ", "はい"]),
-        ("zh-hans", ["否,发生在游戏开始之后", "否,两者都不涉及", "否", "不能", "否", "是"]),
+        ("en", ["Once the game had begun", "No, neither is involved", "No", "No", "No", "Yes"]),
+        ("ja", ["ゲーム開始後に起きました", "いいえ、どちらも関係しません", "いいえ", "いいえ", "いいえ", "はい"]),
+        ("zh-hans", ["在游戏开始之后", "否,两者都不涉及", "否", "不能", "否", "是"]),
     ],
 )
 def test_tapping_through_to_the_hidden_card_error_at_390px(live_ipg, new_page, code, taps):
@@ -69,10 +69,10 @@ def test_a_worked_example_is_walked_from_the_first_page_at_390px(live_ipg, new_p
     box = confidant.bounding_box()
     assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert "Dark Confidant" in examples.nth(6).inner_text()
-    with page.expect_navigation(url="**/en/finder/in-game/shown/no/no/no/yes/"):
+    with page.expect_navigation(url="**/en/finder/in-game/shown/yes/yes/"):
         confidant.tap()
     assert page.locator("section.finder-outcome h1 .number").inner_text() == "2.3"
-    assert page.locator("nav.finder-path li").count() == 6
+    assert page.locator("nav.finder-path li").count() == 4
     assert overflow(page) <= 0
 
 
@@ -99,3 +99,20 @@ def test_the_header_links_to_the_finder_and_glossary_are_tappable_at_390px(
     page.locator("header.site-header .menu-button").tap()
     with page.expect_navigation(url=f"**/{code}/finder/"):
         page.locator("header.site-header a.finder-link").tap()
+
+
+def test_a_case_in_the_sites_words_is_walked_from_the_first_page_at_390px(live_ipg, new_page):
+    """The eight-card opening hand noticed on turn 2: made before the game, noticed in it, a Hidden Card Error."""
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{live_ipg.url}/en/finder/")
+    cases = page.locator("section.finder-cases li")
+    assert cases.count() == 3 and overflow(page) <= 0
+    link = cases.nth(0).locator("a.finder-case-link")
+    link.scroll_into_view_if_needed()
+    box = link.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    with page.expect_navigation(url="**/en/finder/pre-game-noticed-later/"):
+        link.tap()
+    assert page.locator("section.finder-outcome h1 .number").inner_text() == "2.3"
+    assert "becomes a Hidden Card Error" in page.locator("section.finder-outcome blockquote").first.inner_text()
+    assert overflow(page) <= 0

@@ -21,6 +21,7 @@ BLOG = """<!doctype html>
 <p id="skipped"><a href="https://example.org/">IPG 2.3 in a link</a> <code>IPG 2.3</code> <input value="IPG 2.3">
 <textarea>HCE</textarea></p>
 <p id="stub">And IPG 4.8 has no text yet.</p>
+<p id="forms">As judges cite it: IPG 2.3, Example C; IPG 2.3, ex. D; 2.3 example E; 違反処置指針 2.3 例(C); IPG 2.3，范例F.</p>
 </article>
 <script src="{site}/linker.js" defer></script>
 </body></html>
@@ -77,6 +78,14 @@ def test_references_become_links_and_nothing_else_does(live_ipg, blog, new_page)
     assert links(page, "#skipped") == []
     assert page.locator("#skipped code").inner_text() == "IPG 2.3"
     assert links(page, "#stub") == [["IPG 4.8", f"{site}/en/ipg/4.8/"]]
+    # a comma, "ex." or "example" between the section and the letter, in any language: the example, not the section
+    assert links(page, "#forms") == [
+        ["IPG 2.3, Example C", f"{site}/en/ipg/2.3/example-c/"],
+        ["IPG 2.3, ex. D", f"{site}/en/ipg/2.3/example-d/"],
+        ["2.3 example E", f"{site}/en/ipg/2.3/example-e/"],
+        ["違反処置指針 2.3 例(C)", f"{site}/en/ipg/2.3/example-c/"],
+        ["IPG 2.3，范例F", f"{site}/en/ipg/2.3/example-f/"],
+    ]
 
     # No cookie goes to the site, though the browser holds one for it; the blog gets none either.
     to_site = [r for r in sent if r.url.startswith(site)]
@@ -137,9 +146,19 @@ def test_a_reference_added_later_and_a_missing_translation(live_ipg, blog, new_p
     english, japanese = page.locator("#ipg-linker-preview > div").all()
     assert english.get_attribute("lang") == "en" and "draws eight cards" in english.inner_text()
     assert japanese.get_attribute("lang") == "ja"
-    # 2.4 example A has no Japanese: said so in the blog's language (English), naming the language.
-    assert japanese.locator("p").inner_text() == "Not yet translated into 日本語."
+    # 2.4 example A has no Japanese: said so in the blog's language (English), naming the language in English.
+    assert japanese.locator("p").inner_text() == "Not yet translated into Japanese."
     assert japanese.locator("p").get_attribute("lang") == "en"
+
+
+def test_a_reference_with_a_comma_previews_its_example_not_the_sections_first_paragraph(live_ipg, blog, new_page):
+    page, _ = open_blog(new_page, live_ipg, blog + "/en.html", locale="en-US", viewport={"width": 1280, "height": 800})
+    page.hover("#forms a.ipg-ref:nth-of-type(1)")  # IPG 2.3, Example C
+    tip = page.locator("#ipg-linker-preview")
+    tip.wait_for(state="visible")
+    page.wait_for_function("document.querySelector('#ipg-linker-preview').textContent.includes('Dark Confidant')")
+    assert "Example C" in tip.locator(":scope > p").first.inner_text()
+    assert "cannot be corrected" not in tip.inner_text()  # not definition-1, the section's first paragraph
 
 
 def test_a_tap_shows_the_preview_before_following_the_link(live_ipg, blog, new_page):

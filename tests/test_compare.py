@@ -36,7 +36,7 @@ def test_a_missing_translation_shows_as_missing_naming_who_has_it_never_english(
     assert missing and "Available in: English." in text
     assert "too many cards" not in text
     missing, lang, text = cells(html, "example-a")[2]
-    assert missing and "Available in: English, 简体中文." in text
+    assert missing and "Available in: English, Simplified Chinese." in text
     assert "eight cards" not in text and "八张" not in text
 
 

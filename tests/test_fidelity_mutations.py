@@ -175,8 +175,10 @@ def note_moved_to_another_paragraph(doc):
 
 
 def note_made_official_text(doc):
-    note = next(n for n in doc.notes if n.paragraph == "example-c")
-    paragraph(doc, "example-c").texts["ja"] += note.bodies["ja"]
+    # remedy-2, which the finder quotes nowhere: merged into example-c, the note's 〔誘発忘れ〕 would have the finder's
+    # question that quotes example-c conclude a Missed Trigger, which loadcontent refuses before any page shows it
+    note = next(n for n in doc.notes if n.paragraph == "remedy-2")
+    paragraph(doc, "remedy-2").texts["ja"] += note.bodies["ja"]
     doc.notes.remove(note)
 
 
@@ -225,7 +227,7 @@ MUTATIONS = [
     ("2.3", removed_translation, ["example-c: lacks its zh-hans text"]),
     ("2.3", removed_note, ["notes on philosophy-3", "0 times, the seed has it 1"]),
     ("2.3", note_moved_to_another_paragraph, ["notes on example-c", "notes on example-d"]),
-    ("2.3", note_made_official_text, ["official text", "notes on example-c", "example-c: ja differs"]),
+    ("2.3", note_made_official_text, ["official text", "notes on remedy-2", "remedy-2: ja differs"]),
     ("2.1", official_text_made_a_note, ["definition-13: missing", "notes on definition-12"]),
     ("2.2", text_in_a_section_no_seed_holds, ["2.2: has text, but no seed holds this section"]),
 ]
@@ -265,7 +267,7 @@ RENDERED = [
     ),
     ("2.3", "en", stray_asterisk_emphasis, ["example-e (en): rendered with <em>"]),
     ("2.3", "en", swapped_examples, ["2.3 example-b (en): shown as", "2.3 example-c (en): shown as"]),
-    ("2.3", "ja", note_made_official_text, ["example-c (ja): shown as", "the commentary on example-c"]),
+    ("2.3", "ja", note_made_official_text, ["remedy-2 (ja): shown as", "the commentary on remedy-2"]),
     (
         "2.3",
         "zh-hans",
@@ -299,7 +301,7 @@ def _term(terms, key):
 
 
 def invented_term_name(terms):
-    _term(terms, "shuffle").names["zh-hans"] = "洗牌"  # the seeds name no Chinese shuffle
+    _term(terms, "battlefield").names["zh-hans"] = "战场"  # the seeds name no Chinese battlefield
 
 
 def invented_variant(terms):
@@ -329,7 +331,7 @@ def defining_paragraph_that_is_no_definition(terms):
 
 
 TERM_EDITS = [
-    (invented_term_name, "'洗牌' is in no zh-hans seed"),
+    (invented_term_name, "'战场' is in no zh-hans seed"),
     (invented_variant, "'mull' is in no en seed"),
     (names_swapped_between_terms, "no aligned paragraph holds both its en and ja names"),
     (location_that_does_not_hold_the_name, "seed line 001:3 does not hold 'library'"),

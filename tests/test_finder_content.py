@@ -139,11 +139,12 @@ def test_the_same_graph_checks_and_loads_clean(ipg, content):
     before = finder_snapshot()
     out = StringIO()
     call_command("checkcontent", str(content), stdout=out)
-    assert "finder: 7 questions, 9 outcomes" in out.getvalue()
+    assert "finder: 8 questions, 13 outcomes, 14 worked examples, 3 cases" in out.getvalue()
     out = StringIO()
     call_command("loadcontent", str(content), stdout=out)
     assert (
-        "the finder's 7 questions, 9 outcomes and 14 worked examples: 0 created, 0 updated, 0 deleted" in out.getvalue()
+        "the finder's 8 questions, 13 outcomes, 14 worked examples and 3 cases: 0 created, 0 updated, 0 deleted"
+        in out.getvalue()
     )
     assert finder_snapshot() == before
 
@@ -176,7 +177,7 @@ def test_an_edited_question_in_the_file_updates_that_question_only_with_history(
     before = {q.key: q.revision for q in Question.objects.all()}
     out = StringIO()
     call_command("loadcontent", str(content), stdout=out)
-    assert "14 worked examples: 0 created, 1 updated, 0 deleted" in out.getvalue()
+    assert "3 cases: 0 created, 1 updated, 0 deleted" in out.getvalue()
     after = {q.key: q.revision for q in Question.objects.all()}
     assert [key for key in after if after[key] != before[key]] == ["trigger"]
     change = Change.objects.of(Question.objects.get(key="trigger")).first()
@@ -200,11 +201,12 @@ def test_a_question_removed_from_the_file_is_removed_with_its_statuses(ipg, cont
     text = text[:start] + text[end:]
     text = text.replace('next = "scry-after-mulligan"', 'next = "mulligan-procedure-error"')
     text = text.replace('answers = ["pre-game", "other-error"]', 'answers = ["pre-game"]')  # the worked examples too
-    text = text.replace(
-        '[[outcomes]]\nkey = "hidden-card-error-after-mulligan"\nsection = "2.3"\ncites = ["2.4#definition-1"]\n\n', ""
-    )
+    text = text.replace('answers = ["pre-game", "trivial"]', 'answers = ["pre-game"]')  # and the cases
+    for outcome in ("hidden-card-error-after-mulligan", "not-an-infraction-trivial"):
+        start = text.index(f'[[outcomes]]\nkey = "{outcome}"')
+        text = text[:start] + text[text.index("\n\n", start) + 2 :]
     path.write_text(text)
     call_command("loadcontent", str(content), stdout=StringIO())
     assert not Question.objects.filter(key="scry-after-mulligan").exists()
     assert not Status.objects.filter(question__key="scry-after-mulligan").exists()
-    assert Question.objects.count() == 6 and Outcome.objects.count() == 8
+    assert Question.objects.count() == 7 and Outcome.objects.count() == 11

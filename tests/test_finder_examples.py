@@ -60,16 +60,16 @@ def edit(path, old, new):
 # Each refused record: the edit of content/finder.toml, and what the error says.
 REFUSED = {
     "a path ending at another section": (
-        'paragraph = "2.3#example-c"\nanswers = ["in-game", "shown", "no", "no", "no", "yes"]',
-        'paragraph = "2.3#example-c"\nanswers = ["in-game", "shown", "no", "yes"]',
-        "example 2.3#example-c: the path ends at section 2.5 (outcome 'game-rule-violation-public'), not at its own "
-        "section 2.3",
+        'paragraph = "2.3#example-c"\nanswers = ["in-game", "shown", "yes", "yes"]',
+        'paragraph = "2.3#example-c"\nanswers = ["in-game", "shown", "no"]',
+        "example 2.3#example-c: the path ends at section 2.5 (outcome 'game-rule-violation-after-trigger'), not at its "
+        "own section 2.3",
     ),
     "an unknown answer": (
         'paragraph = "2.1#example-b"\nanswers = ["in-game", "not-shown"]',
         'paragraph = "2.1#example-b"\nanswers = ["in-game", "forgot"]',
-        "example 2.1#example-b: 'forgot' is no answer to the question 'trigger' (its answers: not-shown, lore-counter, "
-        "no-trigger, shown)",
+        "example 2.1#example-b: 'forgot' is no answer to the question 'trigger' (its answers: not-shown, no-effect, "
+        "lore-counter, no-trigger, shown)",
     ),
     "a path that stops at a question": (
         'paragraph = "2.4#example-c"\nanswers = ["pre-game", "other-error"]',
@@ -87,7 +87,7 @@ REFUSED = {
         "example 2.4#definition-1: section 2.4 has no example paragraph 'definition-1'",
     ),
     "an example with no recorded path": (
-        '\n[[examples]]\nparagraph = "2.3#example-c"\nanswers = ["in-game", "shown", "no", "no", "no", "yes"]\n',
+        '\n[[examples]]\nparagraph = "2.3#example-c"\nanswers = ["in-game", "shown", "yes", "yes"]\n',
         "",
         "example 2.3#example-c (2.3.toml) has no recorded path: add an [[examples]] table",
     ),
@@ -163,7 +163,7 @@ def test_the_first_page_offers_every_recorded_case_as_a_worked_example_linking_i
     # 2.1 has no English: its examples are shown in Japanese, marked as such
     knight = by_ref["Example A of 2.1"].find("div", class_="text")
     assert "missing" in knight.classes and knight.attrs["lang"] == "ja" and "悪名の騎士" in knight.text()
-    assert "Not yet translated into English; shown in 日本語." in knight.find("p", class_="missing-label").text()
+    assert "Not yet translated into English; shown in Japanese." in knight.find("p", class_="missing-label").text()
 
 
 def test_the_worked_examples_are_in_the_readers_language_and_only_on_the_first_page(client, ipg):

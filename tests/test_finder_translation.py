@@ -69,9 +69,9 @@ def test_answers_are_one_line_each_as_many_as_the_question_has(ipg):
         writing.write_text(q, "ja", "はい\nいいえ", by=ja, base_revision=q.revision, field="answers")
     with pytest.raises(ValidationError):
         writing.write_text(q, "ja", "はい\n\nいいえ", by=ja, base_revision=q.revision, field="answers")
-    answers = "はい(忘れた)\nはい(伝承カウンター)\nいいえ\n示した"
+    answers = "はい(忘れた)\nはい(影響なし)\nはい(伝承カウンター)\nいいえ\n示した"
     assert writing.write_text(q, "ja", answers, by=ja, base_revision=q.revision, field="answers")
-    assert question().answers_in("ja") == ["はい(忘れた)", "はい(伝承カウンター)", "いいえ", "示した"]
+    assert question().answers_in("ja") == ["はい(忘れた)", "はい(影響なし)", "はい(伝承カウンター)", "いいえ", "示した"]
 
 
 def test_a_question_saved_outside_the_write_path_is_refused(ipg):

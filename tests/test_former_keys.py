@@ -174,7 +174,7 @@ def test_bad_former_keys_are_refused_with_the_file_and_line(ipg, content, former
     assert not FormerKey.objects.exists()
 
 
-HIDDEN_CARD_ERROR = "/en/finder/in-game/shown/no/no/no/yes/"  # 2.3 example C's recorded path
+HIDDEN_CARD_ERROR = "/en/finder/in-game/shown/yes/yes/"  # 2.3 example C's recorded path
 
 
 def test_a_key_renamed_in_the_admin_moves_the_finders_citations_and_its_worked_example(client, ipg, tmp_path):

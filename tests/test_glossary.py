@@ -41,17 +41,17 @@ def test_every_term_is_listed_once_grouped_by_kind(client, ipg):
 def test_an_entry_shows_the_three_names_side_by_side_each_with_its_lang(client, ipg):
     article = entry(glossary(client, "/ja/glossary/"), "mulligan")
     shown = names(article)
-    assert shown["English"][:2] == ("mulligan", "en")
-    assert shown["简体中文"][:2] == ("再调度", "zh-Hans")
+    assert shown["英語"][:2] == ("mulligan", "en")  # each language as Japanese calls it (W2)
+    assert shown["簡体字中国語"][:2] == ("再调度", "zh-Hans")
     assert shown["日本語"][:2] == ("マリガン", "ja")
     assert article.find("h3").text() == "マリガン" and article.find("h3").attrs["lang"] == "ja"
 
 
 def test_a_missing_name_is_shown_as_missing(client, ipg):
     shown = names(entry(glossary(client, "/zh-hans/glossary/"), "disguise"))
-    value, lang, classes = shown["日本語"]
+    value, lang, classes = shown["日文"]
     assert "missing" in classes and lang is None and value == "缺失"
-    assert shown["English"][0] == "disguise"
+    assert shown["英文"][0] == "disguise"
 
 
 def test_the_definition_is_the_defining_paragraphs_text_in_the_page_language_linked(client, ipg):
@@ -67,7 +67,7 @@ def test_a_definition_missing_in_the_page_language_says_which_language_it_is_sho
     article = entry(glossary(client, "/en/glossary/"), "missed-trigger")
     definition = article.find("div", class_="term-definition")
     assert definition.find("blockquote").attrs["lang"] == "ja"
-    assert "Not yet translated into English; shown in 日本語." in definition.text()
+    assert "Not yet translated into English; shown in Japanese." in definition.text()
 
 
 def test_a_term_without_a_defining_paragraph_says_so_and_invents_nothing(client, ipg):
@@ -118,7 +118,7 @@ def test_the_kind_filter_and_bad_input(client, ipg):
 def test_a_name_a_translator_adds_shows_at_once(client, ipg, django_user_model):
     term = Term.objects.get(key="disguise")
     writing.write_text(term, "ja", "変装", by=writing.CONTENT_FILES, base_revision=term.revision)
-    assert names(entry(glossary(client), "disguise"))["日本語"][:2] == ("変装", "ja")
+    assert names(entry(glossary(client), "disguise"))["Japanese"][:2] == ("変装", "ja")
 
 
 def test_the_glossary_is_in_the_sitemap_in_every_language(client, ipg):
@@ -180,3 +180,30 @@ def test_a_former_name_is_shown_as_a_former_name(client, ipg):
     english = entry(glossary(client), "mulligan")
     assert english.find("p", class_="term-variants").text() == "Also written: mulligans"
     assert english.find("p", class_="term-former") is None
+
+
+def test_shuffle_has_its_chinese_name_from_2_3_remedy_5(client, ipg):
+    """T4: 洗回 is in the Chinese of 2.3 remedy-5 ("则应将其洗回随机的部分"), where the English says shuffled."""
+    shown = names(entry(glossary(client), "shuffle"))
+    value, lang, classes = shown["Simplified Chinese"]
+    assert (value, lang) == ("洗回", "zh-Hans") and "missing" not in classes
+
+
+def test_the_cards_the_text_names_are_in_the_glossary_in_every_language_the_text_names_them(client, ipg):
+    """T1: Sphinx of Jwar Isle in three languages (2.3 remedy-5); 2.1's cards, named only in Japanese, in Japanese only,
+    the other names shown as missing rather than made up."""
+    cards = glossary(client).by_id("kind-card")
+    assert {"sphinx-of-jwar-isle", "akumei-no-kishi", "sou-no-banjin", "sei-torafuto-no-rei", "hoetakeru-kouzan"} <= {
+        a.attrs["id"] for a in cards.find_all("article")
+    }
+    sphinx = names(entry(cards, "sphinx-of-jwar-isle"))
+    assert {label: value[0] for label, value in sphinx.items()} == {
+        "English": "Sphinx of Jwar Isle",
+        "Simplified Chinese": "爪尔岛史芬斯",
+        "Japanese": "ジュワー島のスフィンクス",
+    }
+    knight = names(entry(cards, "akumei-no-kishi"))
+    assert knight["Japanese"][:2] == ("悪名の騎士", "ja")
+    assert "missing" in knight["English"][2] and "missing" in knight["Simplified Chinese"][2]
+    used = entry(cards, "akumei-no-kishi").find("p", class_="term-sections").find("a")
+    assert used.attrs["href"] == "/en/ipg/2.1/#example-a"

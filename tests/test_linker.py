@@ -92,3 +92,20 @@ def test_the_languages_window_is_the_same_for_everyone_and_answers_only_the_orig
         assert 'data-origin=""' in html, origin
         assert "A site that links the IPG with this site's linker opens this window" in html
     assert '<html lang="en">' in client.get("/linker/languages/?lang=xx").content.decode()
+
+
+def test_the_linker_reads_the_citation_forms_judges_write(client, ipg):
+    """ "IPG 2.3, Example C" linked the section: the data names "ex." and "example" beside 例 and 范例, and the script
+    lets a comma (, ，、) stand before them."""
+    data = client.get("/api/linker/").json()
+    assert {"Example", "example", "ex.", "Ex.", "例", "范例"} <= set(data["examples"])
+    source = client.get("/linker.js").content.decode()
+    assert '"\\\\s*[,，、]?\\\\s*" + any(data.examples)' in source
+
+
+def test_the_linker_names_each_language_in_the_language_of_the_message(client, ipg):
+    """W2: "Not yet translated into English" on a Japanese blog reads 英語には未翻訳です, never Englishには…"""
+    messages = client.get("/api/linker/").json()["messages"]
+    assert messages["ja"]["languages"] == {"en": "英語", "zh-hans": "簡体字中国語", "ja": "日本語"}
+    assert messages["zh-hans"]["languages"] == {"en": "英文", "zh-hans": "简体中文", "ja": "日文"}
+    assert messages["en"]["languages"] == {"en": "English", "zh-hans": "Simplified Chinese", "ja": "Japanese"}

@@ -71,7 +71,7 @@ def test_a_release_shows_exactly_the_changed_sections_paragraphs_and_notes(clien
     # A Japanese note on the English page: shown in Japanese, saying so.
     note = changes[1].find("div", class_="diff")
     assert note.attrs["lang"] == "ja" and note.find("del") and note.find("ins")
-    assert "No text in English; shown in 日本語." in note.text()
+    assert "No text in English; shown in Japanese." in note.text()
     for change in changes:
         key = change.find("code").text()
         assert change.find("p", class_="change-head").find("a").attrs["href"] == f"/en/ipg/2.3/#{key}"
@@ -99,7 +99,7 @@ def test_chinese_changes_are_character_diffs(client, cycle):
     added = page.find_all("div", class_="change")[3]
     cell = added.find("div", class_="diff")
     assert cell.attrs["lang"] == "en" and cell.find("ins").text() == NEW_PARAGRAPH_EN
-    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本;以English显示。"
+    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本;以英文显示。"
     assert cell.find("p", class_="diff-note").attrs["lang"] == "zh-Hans"
 
 
@@ -296,7 +296,7 @@ def test_every_block_of_text_says_its_language(client, cycle):
 def test_the_interface_is_translated(client, cycle):
     assert "2个章节有变更" in client.get("/zh-hans/changes/").content.decode()
     _response, page = changes_page(client, "ja")
-    assert "2024-09-23の版から、2節が変更されました。" in page.find("p", class_="release-summary").text()
+    assert "2024-09-23の版から、2件の節が変更されました。" in page.find("p", class_="release-summary").text()
 
 
 def test_a_removed_section_is_shown_without_links_to_where_it_no_longer_is(client, first):
@@ -320,3 +320,38 @@ def test_every_page_links_the_feed_of_its_language(client, first, url):
     ]
     lang = url.split("/")[1]
     assert [link.attrs["href"] for link in feeds] == [f"/{lang}/changes/feed/"]
+
+
+@pytest.mark.parametrize(
+    "code, words, lag_words",
+    [
+        ("zh-hans", "只有英文有变更", "此译文依据2024-09-23版IPG的英文"),
+        ("ja", "英語だけが変更され", "2024-09-23版IPGの英語に基づいています"),
+    ],
+)
+def test_a_change_of_the_english_only_shows_the_english_diff_and_that_the_translation_now_lags(
+    client, first, code, words, lag_words
+):
+    """L3: when only the English changed, the Chinese and Japanese pages said "修改 / 変更" and then "no change in
+    Chinese / Japanese", with no English diff and no word that the translation now lags."""
+    from edits import write
+
+    example = Paragraph.objects.get(section__number="2.3", key="example-b")
+    write("2.3", "example-b", "en", example.text_en.replace("scries two cards", "scries three cards"))
+    publish(SECOND)
+    _response, page = changes_page(client, code)
+    change = next(
+        c for c in page.find_all("div", class_="change") if "example-b" in c.find("p", class_="change-head").text()
+    )
+    own = change.find("div", class_="diff")
+    assert "unchanged" in own.classes  # the translation itself did not change
+    source = change.find("div", class_="source-change")
+    assert source is not None and words in source.find("p", class_="diff-note").text()
+    english = source.find("div", class_="diff")
+    assert (
+        english.attrs["lang"] == "en" and english.find("del").text() == "two" and english.find("ins").text() == "three"
+    )
+    lag = source.find("div", class_="lag")
+    assert lag is not None and lag_words in lag.text()
+    # the near miss: the English page, where the English is the text, shows no such note
+    assert parse(client.get("/en/changes/2025-02-10/").content).find("div", class_="source-change") is None

@@ -142,3 +142,29 @@ def test_the_paragraph_menu_is_in_the_page_once_whatever_the_paragraphs_and_lang
         assert len(tree.find_all(class_=control)) == 1 and html.count(f'class="{control}"') == 1, (url, control)
     for row in rows:
         assert row.find(class_="paragraph-menu") is None and row.find(class_="add-to-list") is None
+
+
+@pytest.mark.parametrize(
+    "url, count, words",
+    [
+        ("/en/ipg/2.1/", 43, "Not yet translated into English; shown in Japanese."),
+        ("/zh-hans/ipg/2.1/", 43, "尚未翻译为简体中文;以日文显示。"),
+        ("/ja/ipg/2.4/", 11, "日本語には未翻訳のため、英語で表示しています。"),
+        ("/zh-hans/ipg/2.4/", 6, "尚未翻译为简体中文;以英文显示。"),
+        ("/en/ipg/2.1/?release=2024-09-23", 43, "Not yet translated into English; shown in Japanese."),
+        ("/en/ipg/2.1/example-a/", 4, "Not yet translated into English; shown in Japanese."),  # the section shown below
+        ("/ja/list/?p=2.4:remedy-1&p=2.1:example-a", 1, "日本語には未翻訳のため、英語で表示しています。"),
+        ("/en/finder/in-game/", 3, "Not yet translated into English; shown in Japanese."),
+    ],
+)
+def test_every_paragraph_shown_in_another_language_carries_its_own_label(client, ipg, url, count, words):
+    """D1: a deep link to one paragraph lands on a label, not only on a notice at the top of the page: 0 of 43 on
+    /en/ipg/2.1/, 0 of 11 on /ja/ipg/2.4/ had one."""
+    document = parse(client.get(url).content.decode())
+    lang = document.find("html").attrs["lang"]
+    shown = [div for div in document.find_all("div", class_="text") if "missing" in div.classes and div.text()]
+    assert len(shown) >= count
+    for div in shown:
+        label = div.find("p", class_="missing-label")
+        assert label is not None and label.attrs["lang"] == lang, url
+    assert any(words == div.find("p", class_="missing-label").text() for div in shown), url

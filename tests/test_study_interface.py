@@ -57,7 +57,7 @@ def test_pages_speak_the_readers_language(client, ipg, url, lang, expected):
 def test_a_missing_translation_is_said_in_the_page_language(client, ipg):
     html = parse(client.get("/zh-hans/ipg/2.4/definition-2/").content)
     description = html.find("meta", property="og:description").attrs["content"]
-    assert description == "尚未译为简体中文。"
+    assert description == "尚未翻译为简体中文。"
 
 
 @pytest.mark.parametrize(("lang", "label"), [("en", "Quiz"), ("zh-hans", "测验"), ("ja", "クイズ")])

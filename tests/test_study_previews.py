@@ -201,7 +201,7 @@ def test_a_missing_translation_is_previewed_as_missing_never_in_english(ipg):
         ("/en/ipg/2.1/example-a/", None),
     ]:
         _response, og = as_a_chat_app(url)
-        assert og["og:description"] in ("尚未译为简体中文。", "Not yet translated into English.")
+        assert og["og:description"] in ("尚未翻译为简体中文。", "Not yet translated into English.")
         if english:
             assert english[:40] not in og["og:description"]
     _response, og = as_a_chat_app("/en/ipg/2.1/example-a/")

@@ -41,7 +41,7 @@ def test_export_then_import_into_an_empty_termbase_gives_the_same_terms_and_file
         for term in Term.objects.all():
             writing.delete(term, by=writing.CONTENT_FILES)
     assert not Term.objects.exists()
-    assert "26 created, 0 updated, 0 unchanged" in run_import(tmp_path / "terms.tbx")
+    assert "31 created, 0 updated, 0 unchanged" in run_import(tmp_path / "terms.tbx")
     assert snapshot() == before
     assert export(tmp_path / "again.tbx") == first
     assert Status.objects.get(term__key="disguise", language="ja").state == State.MISSING
@@ -64,7 +64,7 @@ def test_importing_a_translators_names_goes_through_the_write_path(ipg, tmp_path
     text = export(path).decode()
     path.write_text(text.replace("<term>伪装</term>", "<term>伪装(测试)</term>"), encoding="utf-8")
     person = translator("zh-hans")
-    assert "1 updated, 25 unchanged" in run_import(path, "--as", person.username)
+    assert "1 updated, 30 unchanged" in run_import(path, "--as", person.username)
     term = Term.objects.get(key="disguise")
     assert term.name_zh_hans == "伪装(测试)"
     change = Change.objects.get(term=term, language="zh-hans", field="name", user=person)

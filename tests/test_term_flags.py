@@ -28,8 +28,10 @@ def flags_of(client, number, code, key, source="en"):
 
 def test_a_translation_lacking_the_termbases_name_is_flagged_and_offered_the_name(ipg):
     client = client_for(translator("zh-hans"))
-    # 2.3 example-c: "…before putting it into their hand." / "…在将牌张置入手中之前忘了展示。" (手中, not 手牌)
-    assert flags_of(client, "2.3", "zh-hans", "example-c") == [("hand", "en", "手牌", "zh-Hans")]
+    # 2.4 example-c: "A player keeps her hand, …" / "牌手保留起手,…" (起手, the opening hand, is none of hand's forms)
+    assert flags_of(client, "2.4", "zh-hans", "example-c") == [("hand", "en", "手牌", "zh-Hans")]
+    # the near miss: 2.3 example-c's "置入手中" is a form of hand the seeds attest (手中), not a lack of it
+    assert flags_of(client, "2.3", "zh-hans", "example-c") == []
 
 
 def test_a_translation_using_the_name_is_not_flagged(ipg):
@@ -63,9 +65,10 @@ def test_the_dashboard_counts_the_flags_per_section_and_language(ipg):
         if a.parent.tag == "p" and "tr-term-flag-count" in a.parent.classes
     }
     # Not philosophy-5: its "with one hand" is a player's own hand, which the Chinese rightly calls 一只手.
-    assert counts[("2.3", "zh-hans")] == "3 term flags"
+    # Nor example-c, remedy-4, upgrade-1: their 手中 and 手上 are forms of hand the seeds attest.
+    assert counts[("2.3", "zh-hans")] == "1 term flag"
     assert counts[("2.4", "zh-hans")] == "1 term flag"
     assert ("2.3", "en") not in counts  # English is the source
-    write("2.3", "example-c", "zh-hans", "牌手结算了黑暗亲信的触发,但在将牌张置入手牌之前忘了展示。")
+    write("2.3", "example-c", "zh-hans", "牌手结算了黑暗亲信的触发,但忘了展示那张牌。")  # no hand at all (test text)
     section = Section.objects.get(number="2.3")
     assert flag_counts()[section.pk, "zh-hans"] == 2

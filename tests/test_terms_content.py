@@ -57,7 +57,7 @@ def test_an_edited_name_in_the_file_updates_that_term_only(ipg, content):
     before = {t.key: t.revision for t in Term.objects.all()}
     out = StringIO()
     call_command("loadcontent", str(content), stdout=out)
-    assert "26 terms: 0 created, 1 updated, 0 deleted" in out.getvalue()
+    assert "31 terms: 0 created, 1 updated, 0 deleted" in out.getvalue()
     after = {t.key: t.revision for t in Term.objects.all()}
     assert [key for key in after if after[key] != before[key]] == ["anticipate"]
     assert Term.objects.get(key="anticipate").name_ja == "予期 EDITED"
@@ -140,7 +140,7 @@ def test_a_malformed_terms_file_changes_nothing_and_says_where_and_what(ipg, con
 def test_checkcontent_counts_the_terms_and_their_missing_names(db):
     out = StringIO()
     call_command("checkcontent", stdout=out, stderr=StringIO())
-    assert "terms: 26 (6 infraction, 15 game-term, 5 card); 2 without a name in en" in out.getvalue()
+    assert "terms: 31 (6 infraction, 15 game-term, 10 card); 6 without a name in en" in out.getvalue()
 
 
 def test_export_after_a_name_changed_in_the_admin_loads_again(ipg, content):

@@ -34,7 +34,9 @@ def test_latin_forms_match_whole_words_in_any_case(ipg):
 def test_cjk_forms_match_as_substrings_and_the_longest_form_wins(ipg):
     assert keys("牌手结算了黑暗亲信的触发") == ["dark-confidant", "trigger"]
     assert keys("再调度失误") == ["mulligan-procedure-error"]  # not also mulligan
-    assert keys("《闇の腹心》の誘発型能力") == ["dark-confidant", "trigger"]
+    # 誘発型能力 is a compound no term names whole: not marked by its head 誘発 (a compound is marked whole or not)
+    assert keys("《闇の腹心》の誘発型能力") == ["dark-confidant"]
+    assert keys("能力の誘発を忘れて") == ["trigger"]
 
 
 def test_no_terms_in_text_without_them(ipg):

@@ -96,10 +96,6 @@ def test_confirming_the_translation_removes_its_mark_and_only_its(client, ipg):
     assert "example-b" in marks(client, "/zh-hans/ipg/2.3/")
 
 
-def test_an_old_version_of_the_page_carries_no_lag_marks(client, ipg):
-    assert marks(client, f"/ja/ipg/2.3/?release={FIRST}") == {}
-
-
 def test_what_each_translation_follows_survives_export_and_load(ipg, tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CONTENT, content)
@@ -553,3 +549,75 @@ def test_a_new_translation_or_a_confirmation_drops_the_remark_on_the_old_one(ipg
     assert (status.state, status.remark) == (State.TRANSLATED, "")
     # The near miss: the Japanese of upgrade-1, untouched, keeps its remark.
     assert "morph" in Status.objects.get(paragraph=paragraph("2.3", "upgrade-1"), language="ja").remark
+
+
+# Every page that shows a paragraph shows its lag -------------------------------------------------------------------
+
+LAGGING = {"ja": ["remedy-5", "upgrade-1"], "zh-hans": ["upgrade-1"]}  # 2.3's, read against the English of the seeds
+
+
+@pytest.mark.parametrize("code", ["ja", "zh-hans"])
+def test_a_releases_page_marks_the_translations_that_lagged_in_that_release(client, ipg, code):
+    """L1: ?release=2024-09-23 showed no mark on the Japanese remedy-5 and upgrade-1 and the Chinese upgrade-1,
+    though the English that release froze beside them has sentences they lack."""
+    found = marks(client, f"/{code}/ipg/2.3/?release={FIRST}")
+    assert sorted(found) == LAGGING[code]
+    assert all(mark.attrs["lang"] == {"ja": "ja", "zh-hans": "zh-Hans"}[code] for m in found.values() for mark in m)
+    # the English itself never lags
+    assert marks(client, f"/en/ipg/2.3/?release={FIRST}") == {}
+
+
+def test_a_translation_current_in_a_release_is_not_marked_there_once_the_english_changes_after_it(client, ipg):
+    """The near miss: the English of example C rewritten after the release; the release's page has no mark for it,
+    the current page has."""
+    write("2.3", "example-c", "en", "A player resolves a Dark Confidant trigger and forgets to reveal the card.")
+    assert "example-c" in marks(client, "/ja/ipg/2.3/")
+    assert "example-c" not in marks(client, f"/ja/ipg/2.3/?release={FIRST}")
+
+
+@pytest.mark.parametrize(
+    "url, keys",
+    [
+        ("/ja/ipg/2.3/remedy-5/", {"remedy-5"}),  # a paragraph's own page
+        (f"/ja/ipg/2.3/upgrade-1/?release={FIRST}", {"upgrade-1"}),  # …as a release holds it
+        ("/ja/list/?p=2.3:upgrade-1&p=2.3:remedy-5", {"ref-2-3-upgrade-1", "ref-2-3-remedy-5"}),  # a reading list
+        ("/ja/ipg/2.3/?langs=ja,en", {"remedy-5", "upgrade-1"}),  # compare
+    ],
+)
+def test_every_page_that_shows_a_lagging_paragraph_marks_it(client, ipg, url, keys):
+    """L2: reading lists, paragraph pages and the finder's quotes carried no mark where the section page does."""
+    page = parse(client.get(url).content.decode())
+    rows = {row.attrs.get("id") for row in page.find_all("div", class_="row") if row.find("div", class_="lag")}
+    assert keys <= rows, rows
+
+
+def test_the_finders_quotes_mark_a_lagging_translation(client, ipg):
+    write(
+        "2.3",
+        "definition-1",
+        "en",
+        Section.objects.get(number="2.3").paragraphs.get(key="definition-1").text_en + " X.",
+    )
+    page = parse(client.get("/ja/finder/in-game/no-trigger/no/no/no/yes/").content.decode())
+    quote = page.find("blockquote", class_="finder-citation")
+    assert quote.find("a").attrs["href"].endswith("#definition-1")
+    mark = quote.find("div", class_="lag")
+    assert mark is not None and mark.attrs["lang"] == "ja" and "英語" in mark.text()
+    # the near miss: the English quote, which follows nothing, has none
+    page = parse(client.get("/en/finder/in-game/no-trigger/no/no/no/yes/").content.decode())
+    assert page.find("blockquote", class_="finder-citation").find("div", class_="lag") is None
+
+
+def test_an_oembed_card_marks_a_lagging_translation(client, ipg):
+    def card(url):
+        return client.get("/oembed/", {"url": f"http://testserver{url}", "format": "json"}).json()["html"]
+
+    assert 'class="lag"' in card("/ja/ipg/2.3/remedy-5/")
+    assert 'class="lag"' in card(f"/ja/ipg/2.3/remedy-5/?release={FIRST}")
+    assert 'class="lag"' not in card("/ja/ipg/2.3/remedy-4/")  # the near miss: a current translation
+
+
+def test_the_api_gives_the_lags_of_a_releases_translations(client, ipg):
+    held = client.get(f"/api/ipg/2.3/remedy-5/?release={FIRST}").json()
+    assert held["lags"] == {"ja": {"follows": "unknown", "changes": None}}
+    assert client.get(f"/api/ipg/2.3/remedy-4/?release={FIRST}").json()["lags"] == {}

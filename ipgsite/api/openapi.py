@@ -124,7 +124,8 @@ SCHEMAS = {
         "required": ["follows", "changes"],
     },
     "Lags": {
-        "description": "By language, the translations that follow an older original; null in a release.",
+        "description": "By language, the translations that follow an older original (in a release: than the one "
+        "that release froze beside them); null where not known.",
         "anyOf": [
             {"type": "object", "propertyNames": LANGUAGE, "additionalProperties": _ref("Lag")},
             {"type": "null"},

@@ -17,7 +17,7 @@ from ipgsite.ipg.models import Alias, Chapter, Paragraph, Part, Penalty, Section
 from ipgsite.ipg.reading import paragraphs_with_notes
 from ipgsite.releases import comparisons, history
 from ipgsite.releases.comparisons import BadComparison, releases_compared
-from ipgsite.releases.lags import lags_in
+from ipgsite.releases.lags import lags_in, lags_in_release
 from ipgsite.releases.models import Release
 from ipgsite.releases.views import paragraph_or_redirect
 from ipgsite.search.finding import SectionNames
@@ -134,7 +134,8 @@ def _lags(lags, obj, codes):
 @require_safe
 def paragraph(request, number, key):
     """One paragraph: its text in every language (`null` where missing), as stored and as pages show it, its notes,
-    and which translations follow an older original (`lags`; `null` for a release, which keeps no statuses)."""
+    and which translations follow an older original (`lags`; in a release, those the release froze beside a newer
+    original than they follow: `releases.lags.lags_in_release`)."""
     version = None
     if "release" in request.GET:
         try:
@@ -159,7 +160,7 @@ def paragraph(request, number, key):
             f" in the release of {version.name}." if version else "."
         )
         return JsonResponse({"error": message}, status=404)
-    lags = None if version else lags_in(section)
+    lags = lags_in_release(version.name, section.number) if version else lags_in(section)
     place = citing.place_of(stored, found.key)
     release = version.name if version else None
     data = {
@@ -174,13 +175,13 @@ def paragraph(request, number, key):
         "text": _translations(found, "text"),
         "html": {code: str(render_markdown(t)) if t else None for code, t in _translations(found, "text").items()},
         "missing": [code for code in languages.CODES if not found.text_in(code)],
-        "lags": _lags(lags, found, languages.CODES) if lags is not None else None,
+        "lags": _lags(lags, found, languages.CODES),
         "notes": [
             {
                 "language": n.language,
                 "source": n.source,
                 "body": _translations(n, "body"),
-                "lags": _lags(lags, n, languages.CODES) if lags is not None else None,
+                "lags": _lags(lags, n, languages.CODES),
             }
             for n in found.notes.all()
         ],
@@ -267,6 +268,8 @@ def linker_data(request):
                 "mine": _("Show in the languages I read side by side on the IPG site"),
                 "none": _("You have not chosen languages to read side by side on the IPG site yet."),
                 "penalties": {value: str(label) for value, label in Penalty.choices},
+                # each language as this one calls it, for "missing" ("Not yet translated into 英文" is wrong)
+                "languages": {other: languages.called(other) for other in languages.CODES},
             }
     data = {
         "site": request.build_absolute_uri("/"),
@@ -274,7 +277,8 @@ def linker_data(request):
         "document": sorted({w for ws in words.values() for w in ws}, key=lambda w: (-len(w), w)),
         "prefixes": ["section", "Section", "§"],
         "suffixes": ["節", "节"],
-        "examples": ["Examples", "Example", "范例", "例"],
+        # what judges write between a section and an example's letter ("2.3, Example C", "2.3 ex. C", "2.3 例(C)")
+        "examples": ["Examples", "Example", "examples", "example", "Ex.", "ex.", "范例", "例"],
         "mtr": [n.replace("(?<![A-Za-z])", "") for n in MTR_NAMES.split("|")],
         "messages": messages,
         "sections": [

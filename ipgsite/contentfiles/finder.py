@@ -19,18 +19,34 @@
     key = "game-rule-violation"
     section = "2.5"                     # the infraction; its penalty is the section's
     cites = ["2.3#philosophy-2"]        # the paragraphs that say it is this infraction
+    guidance = true                     # only where the cited paragraphs do not name it: the site's guidance
+
+    [[outcomes]]
+    key = "not-an-infraction-trivial"
+    verdict = "not-an-infraction"       # in place of a section: the IPG says this is no infraction
+    cites = ["2.4#definition-2"]
 
     [[examples]]                        # a worked example: one per example paragraph of every section with text
     paragraph = "2.3#example-c"
-    answers = ["in-game", "shown", "no", "no", "no", "yes"]   # what a judge answers for its facts, from the first
+    answers = ["in-game", "shown", "yes", "yes"]   # what a judge answers for its facts, from the first
+
+    [[cases]]                           # a situation the IPG decides outside its examples, in the site's words
+    key = "mulligan-announced-early"
+    answers = ["pre-game", "trivial"]
+    cites = ["2.4#definition-2"]        # the paragraphs that say where it ends
+    en = "…"
+    zh-hans = "…"
+    ja = "…"
 
 A question or an outcome referenced by several answers is written once: shared branches are keys, not copies.
 `read_finder` checks the graph: unique keys, every `next` a node, every cited section and paragraph in
 content/sections, no cycle, every node reachable from the first question, every question with answers, and a wording
 in each language unless `missing` names it; every example paragraph of content/sections recorded once, its answers
-walking from the first question to an outcome in the example's own section. Every error names the file, the line,
-the node and the reason. `dump_finder` writes one canonical text, so a load followed by an export reproduces the file
-byte for byte.
+walking from the first question to an outcome in the example's own section; every case walking to an outcome its
+cited paragraphs name. Each outcome's quotes say what it concludes (or it is marked as the site's guidance), and a
+question's quotes conclude only what one of its answers ends at (`finder.conclusions`). Every error names the file,
+the line, the node and the reason. `dump_finder` writes one canonical text, so a load followed by an export
+reproduces the file byte for byte.
 """
 
 import re
@@ -39,7 +55,9 @@ from pathlib import Path
 
 from ipgsite.editing import writing
 from ipgsite.editing.writing import CONTENT_FILES, LATEST
-from ipgsite.finder.models import Example, Outcome, Question
+from ipgsite.finder import conclusions
+from ipgsite.finder.conclusions import NOT_AN_INFRACTION
+from ipgsite.finder.models import Case, Example, Outcome, Question
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import KEY_PATTERN, PARAGRAPH_ADDRESS, Paragraph, Section
 
@@ -52,8 +70,9 @@ HEADER = (
 )
 QUESTION_FIELDS = {"key", "cites", "missing", "answers", *languages.CODES}
 ANSWER_FIELDS = {"key", "next", *languages.CODES}
-OUTCOME_FIELDS = {"key", "section", "cites"}
+OUTCOME_FIELDS = {"key", "section", "verdict", "cites", "guidance"}
 EXAMPLE_FIELDS = {"paragraph", "answers"}
+CASE_FIELDS = {"key", "answers", "cites", *languages.CODES}
 
 
 @dataclass
@@ -77,9 +96,14 @@ class QuestionDoc:
 @dataclass
 class OutcomeDoc:
     key: str
-    section: str
+    section: str  # "" for an outcome that is no infraction
     cites: list
+    guidance: bool = False
     line: int | None = None
+
+    @property
+    def conclusion(self):
+        return self.section or NOT_AN_INFRACTION
 
 
 @dataclass
@@ -90,10 +114,20 @@ class ExampleDoc:
 
 
 @dataclass
+class CaseDoc:
+    key: str
+    answers: list  # answer keys, from the first question
+    cites: list
+    texts: dict  # {code: the situation, in the site's words}
+    line: int | None = None
+
+
+@dataclass
 class Graph:
     questions: list
     outcomes: list
     examples: list = field(default_factory=list)
+    cases: list = field(default_factory=list)
 
     @property
     def start(self):
@@ -134,7 +168,7 @@ def parse_finder(path):
     path = Path(path)
     text, data = load_toml(path)
     f = File(path, text)
-    f.fields(data, {"questions", "outcomes", "examples"}, FILENAME)
+    f.fields(data, {"questions", "outcomes", "examples", "cases"}, FILENAME)
     seen, questions, outcomes, answer_index = {}, [], [], 0
     for index, table in enumerate(f.tables(data.get("questions", []), "questions", "question", ("questions",))):
         at = ("questions", index)
@@ -178,9 +212,19 @@ def parse_finder(path):
         if key in seen:
             raise f.error(f"node {key!r}: duplicate node (first defined at line {seen[key]})", (*at, "key"))
         seen[key] = f.lines.of(*at)
-        section = f.string(table.get("section"), f"node {key!r}: section", (*at, "section"), 10)
+        if ("section" in table) == ("verdict" in table):
+            raise f.error(f'node {key!r}: an outcome has a section or verdict = "{NOT_AN_INFRACTION}", not both', at)
+        if "verdict" in table:
+            if table["verdict"] != NOT_AN_INFRACTION:
+                raise f.error(f'node {key!r}: the only verdict is "{NOT_AN_INFRACTION}"', (*at, "verdict"))
+            section = ""
+        else:
+            section = f.string(table.get("section"), f"node {key!r}: section", (*at, "section"), 10)
         cites = _cites(f, table.get("cites"), f"node {key!r}", (*at, "cites"))
-        outcomes.append(OutcomeDoc(key=key, section=section, cites=cites, line=seen[key]))
+        guidance = table.get("guidance", False)
+        if not isinstance(guidance, bool):
+            raise f.error(f"node {key!r}: guidance is true or false", (*at, "guidance"))
+        outcomes.append(OutcomeDoc(key=key, section=section, cites=cites, guidance=guidance, line=seen[key]))
     examples = []
     for index, table in enumerate(f.tables(data.get("examples", []), "examples", "example", ("examples",))):
         at = ("examples", index)
@@ -194,9 +238,24 @@ def parse_finder(path):
         if not isinstance(answers, list) or not answers or not all(isinstance(a, str) for a in answers):
             raise f.error(f'example {paragraph}: answers must be a non-empty list of answer keys, "in-game"', at)
         examples.append(ExampleDoc(paragraph=paragraph, answers=list(answers), line=f.lines.of(*at)))
+    cases = []
+    for index, table in enumerate(f.tables(data.get("cases", []), "cases", "case", ("cases",))):
+        at = ("cases", index)
+        f.fields(table, CASE_FIELDS, "a case", at)
+        key = _key(f, table.get("key"), "a case's key", (*at, "key"))
+        if any(c.key == key for c in cases):
+            raise f.error(f"case {key!r}: recorded twice", (*at, "key"))
+        answers = table.get("answers")
+        if not isinstance(answers, list) or not answers or not all(isinstance(a, str) for a in answers):
+            raise f.error(f'case {key!r}: answers must be a non-empty list of answer keys, "in-game"', at)
+        texts = _texts(f, table, f"case {key!r}", at)
+        if set(texts) != set(languages.CODES):
+            raise f.error(f"case {key!r}: word it in every language ({', '.join(languages.CODES)})", at)
+        cites = _cites(f, table.get("cites"), f"case {key!r}", (*at, "cites"))
+        cases.append(CaseDoc(key=key, answers=list(answers), cites=cites, texts=texts, line=f.lines.of(*at)))
     if not questions:
         raise f.error("the finder has no question: write at least one [[questions]] table")
-    return Graph(questions=questions, outcomes=outcomes, examples=examples)
+    return Graph(questions=questions, outcomes=outcomes, examples=examples, cases=cases)
 
 
 def check_graph(path, graph, section_docs):
@@ -217,6 +276,8 @@ def check_graph(path, graph, section_docs):
             if (number, key) not in paragraphs:
                 raise error(node, f"cites {cite}, but section {number} has no paragraph {key!r}")
     for outcome in graph.outcomes:
+        if not outcome.section:
+            continue
         if outcome.section not in sections:
             raise error(outcome, f"leads to section {outcome.section}, which does not exist")
         if not sections[outcome.section].penalty:
@@ -254,12 +315,87 @@ def check_graph(path, graph, section_docs):
     for node in [*graph.questions, *graph.outcomes]:
         if node.key not in reached:
             raise error(node, f"unreachable from the first question {graph.start!r}")
+    check_quotes(path, graph, section_docs)
     check_examples(path, graph, section_docs)
+    check_cases(path, graph, section_docs)
+
+
+def reader_of(section_docs):
+    """A `conclusions.Reader` that knows every section's names."""
+    return conclusions.Reader(
+        {
+            s.number: conclusions.section_names(
+                s.title.values(),
+                [n for names in s.aliases.values() for n in names],
+                [n for names in s.former_names.values() for n in names],
+            )
+            for s in section_docs
+        }
+    )
+
+
+def _texts_of(section_docs):
+    return {f"{s.number}#{p.key}": list(p.texts.values()) for s in section_docs for p in s.paragraphs}
+
+
+def check_quotes(path, graph, section_docs):
+    """Each outcome's quotes say what it concludes; a question's quotes conclude only what its answers end at."""
+    reader, texts = reader_of(section_docs), _texts_of(section_docs)
+    outcomes = {o.key: o for o in graph.outcomes}
+    for outcome in graph.outcomes:
+        cited = [(cite.split("#")[0], texts[cite]) for cite in outcome.cites]
+        problem = conclusions.outcome_problem(reader, outcome.conclusion, cited, outcome.guidance)
+        if problem:
+            raise ContentError(path, f"node {outcome.key!r}: {problem}", outcome.line)
+    for question in graph.questions:
+        ends = {outcomes[a.next].conclusion for a in question.answers if a.next in outcomes}
+        problem = conclusions.question_problem(reader, ends, [(cite, texts[cite]) for cite in question.cites])
+        if problem:
+            raise ContentError(path, f"node {question.key!r}: {problem}", question.line)
+
+
+def _walk(graph, answers):
+    """The node `answers` reach from the first question, or the reason they reach none."""
+    questions = {q.key: q for q in graph.questions}
+    node = graph.start
+    for answer in answers:
+        if node not in questions:
+            return None, f"the path has reached the outcome {node!r} before {answer!r}: one answer too many"
+        keys = [a.key for a in questions[node].answers]
+        if answer not in keys:
+            return None, f"{answer!r} is no answer to the question {node!r} (its answers: {', '.join(keys)})"
+        node = questions[node].answers[keys.index(answer)].next
+    return node, None
+
+
+def check_cases(path, graph, section_docs):
+    """Every case walks from the first question to an outcome that the paragraphs it cites conclude."""
+    reader, texts = reader_of(section_docs), _texts_of(section_docs)
+    outcomes = {o.key: o for o in graph.outcomes}
+    for case in graph.cases:
+
+        def error(reason, case=case):
+            return ContentError(path, f"case {case.key!r}: {reason}", case.line)
+
+        for cite in case.cites:
+            if cite not in texts:
+                raise error(f"cites {cite}, which is no paragraph of content/sections")
+        node, reason = _walk(graph, case.answers)
+        if reason:
+            raise error(reason)
+        if node not in outcomes:
+            raise error(f"the path stops at the question {node!r}; answer it too, up to an outcome")
+        said = set().union(*(reader.concluded(texts[cite]) for cite in case.cites))
+        said |= {cite.split("#")[0] for cite in case.cites}
+        if outcomes[node].conclusion not in said:
+            raise error(
+                f"the path ends at {outcomes[node].conclusion} (outcome {node!r}), which none of the paragraphs it "
+                "cites says"
+            )
 
 
 def check_examples(path, graph, section_docs):
     """Every example paragraph recorded, each walking from the first question to an outcome in its own section."""
-    questions = {q.key: q for q in graph.questions}
     outcomes = {o.key: o for o in graph.outcomes}
     parts = {(s.number, p.key): p.part for s in section_docs for p in s.paragraphs}
     for example in graph.examples:
@@ -270,18 +406,13 @@ def check_examples(path, graph, section_docs):
         number, key = example.paragraph.split("#")
         if parts.get((number, key)) != "example":
             raise error(f"section {number} has no example paragraph {key!r}")
-        node = graph.start
-        for answer in example.answers:
-            if node not in questions:
-                raise error(f"the path has reached the outcome {node!r} before {answer!r}: one answer too many")
-            keys = [a.key for a in questions[node].answers]
-            if answer not in keys:
-                raise error(f"{answer!r} is no answer to the question {node!r} (its answers: {', '.join(keys)})")
-            node = questions[node].answers[keys.index(answer)].next
+        node, reason = _walk(graph, example.answers)
+        if reason:
+            raise error(reason)
         if node not in outcomes:
             raise error(f"the path stops at the question {node!r}; answer it too, up to an infraction")
         if outcomes[node].section != number:
-            ends = outcomes[node].section
+            ends = outcomes[node].conclusion
             raise error(f"the path ends at section {ends} (outcome {node!r}), not at its own section {number}")
     recorded = {e.paragraph for e in graph.examples}
     for section in section_docs:
@@ -320,11 +451,20 @@ def dump_finder(graph):
             lines += ["", "[[questions.answers]]", f"key = {toml_string(a.key)}", f"next = {toml_string(a.next)}"]
             lines += [f"{code} = {toml_string(a.labels[code])}" for code in languages.CODES if code in a.labels]
     for o in graph.outcomes:
-        lines += ["", "[[outcomes]]", f"key = {toml_string(o.key)}", f"section = {toml_string(o.section)}"]
+        lines += ["", "[[outcomes]]", f"key = {toml_string(o.key)}"]
+        lines.append(
+            f"section = {toml_string(o.section)}" if o.section else f"verdict = {toml_string(NOT_AN_INFRACTION)}"
+        )
         lines.append(_cites_line(o.cites))
+        if o.guidance:
+            lines.append("guidance = true")
     for e in graph.examples:
         answers = ", ".join(toml_string(a) for a in e.answers)
         lines += ["", "[[examples]]", f"paragraph = {toml_string(e.paragraph)}", f"answers = [{answers}]"]
+    for c in graph.cases:
+        answers = ", ".join(toml_string(a) for a in c.answers)
+        lines += ["", "[[cases]]", f"key = {toml_string(c.key)}", f"answers = [{answers}]", _cites_line(c.cites)]
+        lines += [f"{code} = {toml_string(c.texts[code])}" for code in languages.CODES if code in c.texts]
     return "\n".join(lines) + "\n"
 
 
@@ -351,7 +491,7 @@ def documents_from_database():
     if not questions:
         return None
     outcomes = [
-        OutcomeDoc(key=o.key, section=o.section.number, cites=o.cites)
+        OutcomeDoc(key=o.key, section=o.section.number if o.section_id else "", cites=o.cites, guidance=o.guidance)
         for o in Outcome.objects.order_by("order", "key").select_related("section")
     ]
     # A recorded example whose paragraph was deleted goes with it, so the export loads again.
@@ -361,7 +501,16 @@ def documents_from_database():
         for e in Example.objects.order_by("order")
         if e.paragraph in existing
     ]
-    return Graph(questions=questions, outcomes=outcomes, examples=examples)
+    cases = [
+        CaseDoc(
+            key=c.key,
+            answers=c.answers,
+            cites=c.cites,
+            texts={code: text for code in languages.CODES if (text := c.text_in(code))},
+        )
+        for c in Case.objects.order_by("order", "key")
+    ]
+    return Graph(questions=questions, outcomes=outcomes, examples=examples, cases=cases)
 
 
 # Loading: the database's finder made exactly what content/finder.toml says, as one batch of writes.
@@ -377,6 +526,7 @@ def load_finder(graph):
     questions = graph.questions if graph else []
     outcomes = graph.outcomes if graph else []
     examples = graph.examples if graph else []
+    cases = graph.cases if graph else []
     sections = {s.number: s.pk for s in Section.objects.all()}
     with writing.batch(CONTENT_FILES):
         for model, docs in ((Question, questions), (Outcome, outcomes)):
@@ -386,10 +536,18 @@ def load_finder(graph):
         for obj in Example.objects.exclude(paragraph__in=[doc.paragraph for doc in examples]):
             writing.delete(obj, by=CONTENT_FILES)
             stats["deleted"] += 1
+        for obj in Case.objects.exclude(key__in=[doc.key for doc in cases]):
+            writing.delete(obj, by=CONTENT_FILES)
+            stats["deleted"] += 1
         existing = {o.key: o for o in Outcome.objects.all()}
         for order, doc in enumerate(outcomes, 1):
             outcome = existing.get(doc.key) or Outcome(key=doc.key)
-            values = {"order": order, "section_id": sections[doc.section], "cites": doc.cites}
+            values = {
+                "order": order,
+                "section_id": sections[doc.section] if doc.section else None,
+                "cites": doc.cites,
+                "guidance": doc.guidance,
+            }
             if outcome.pk is None or any(getattr(outcome, name) != value for name, value in values.items()):
                 stats["created" if outcome.pk is None else "updated"] += 1
                 writing.save_structure(outcome, values, by=CONTENT_FILES)
@@ -428,4 +586,18 @@ def load_finder(graph):
             if example.pk is None or any(getattr(example, name) != value for name, value in values.items()):
                 stats["created" if example.pk is None else "updated"] += 1
                 writing.save_structure(example, values, by=CONTENT_FILES)
+        existing = {c.key: c for c in Case.objects.all()}
+        for order, doc in enumerate(cases, 1):
+            case = existing.get(doc.key) or Case(key=doc.key)
+            created = case.pk is None
+            values = {"order": order, "answers": doc.answers, "cites": doc.cites}
+            changed = created or any(getattr(case, name) != value for name, value in values.items())
+            if changed:
+                case = writing.save_structure(case, values, by=CONTENT_FILES)
+            for code in languages.CODES:
+                value = doc.texts.get(code, "")
+                if value != writing.text_in(case, code, "text"):
+                    changed |= writing.write_text(case, code, value, by=CONTENT_FILES, base_revision=LATEST)
+            if changed:
+                stats["created" if created else "updated"] += 1
     return stats

@@ -29,7 +29,7 @@ def can_edit_structure(user):
 
 def require_translate(user, code):
     if not can_translate(user, code):
-        name = languages.name(code) if code in languages.CODES else code
+        name = languages.called(code) if code in languages.CODES else code
         raise PermissionDenied(
             _("You may not edit the %(language)s text: that needs membership of %(group)s, or an editor.")
             % {"language": name, "group": GROUP_PREFIX + code}

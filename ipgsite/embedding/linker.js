@@ -49,8 +49,9 @@
     names.sort(function (a, b) { return b.length - a.length; });
     var num = "(\\d+\\.\\d+)(?![.]?\\d)";
     var suffix = "\\s*[" + data.suffixes.join("") + "]";
-    var example = "\\s*" + any(data.examples) + "\\s*[(（]?([A-Z])[)）]?";
-    var ahead = "\\s*" + any(data.examples) + "\\s*[(（]?[A-Z]";
+    // a comma may stand between the section and the example: "IPG 2.3, Example C", "2.3，例C"
+    var example = "\\s*[,，、]?\\s*" + any(data.examples) + "\\s*[(（]?([A-Z])[)）]?";
+    var ahead = "\\s*[,，、]?\\s*" + any(data.examples) + "\\s*[(（]?[A-Z]";
     var mtr = any(data.mtr) + "\\s*(?:[Ss]ection\\s*|§\\s*)?\\d+(?:\\.\\d+)*(?:" + suffix + ")?";
     regex = new RegExp("(" + mtr + ")|" + any(data.document.concat(data.prefixes)) + "\\s*" + num +
       "(?:" + suffix + ")?(?:" + example + ")?|" + num + suffix + "(?:" + example + ")?|" + num + "(?=" + ahead +
@@ -154,7 +155,7 @@
       var block = el("div", "", c, { margin: ".4em 0" });
       if (several.length > 1) block.appendChild(el("div", data.languages[c], c, { fontSize: "12px", color: "#5c6370" }));
       if (paragraph.html[c]) block.appendChild(el("p", plain(paragraph.html[c]), c, { margin: "0" }));
-      else block.appendChild(el("p", msg.missing.replace("%(language)s", data.languages[c]), first, { margin: "0", fontStyle: "italic" }));
+      else block.appendChild(el("p", msg.missing.replace("%(language)s", msg.languages[c]), first, { margin: "0", fontStyle: "italic" }));
       tip.appendChild(block);
     });
     // The languages the reader compares on the site: asked of the site's own page, in a window of its own.

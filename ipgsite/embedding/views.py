@@ -25,6 +25,7 @@ from ipgsite.ipg import compare, languages, versions
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Penalty, Section, paragraph_at
 from ipgsite.ipg.reading import paragraphs_with_notes
+from ipgsite.releases.lags import lag_html, lag_of
 from ipgsite.study import citing, previews
 
 WIDTH = 560  # the card's width when the consumer sets no maxwidth
@@ -97,11 +98,11 @@ def _target(request, url):
     return code, section, paragraph, version
 
 
-def _size(text, code, maxwidth, maxheight):
+def _size(text, code, maxwidth, maxheight, extra_lines=0):
     """A width and height that hold the card, within the consumer's bounds."""
     width = min(WIDTH, maxwidth) if maxwidth else WIDTH
     per_line = max(8, (width - PADDING) // (16 if code in languages.CJK else 8))
-    lines = math.ceil(len(text) / per_line) + 3  # the title, the section line, the link
+    lines = math.ceil(len(text) / per_line) + 3 + extra_lines  # the title, the section line, the link
     height = lines * LINE + PADDING
     return width, min(height, maxheight) if maxheight else height
 
@@ -136,10 +137,11 @@ def _card(request, code, section, paragraph, version, maxwidth, maxheight):
     penalty = version.penalty if version else section.penalty
     text = paragraph.text_in(code)
     plain = previews.plain_text(text) if text else ""
-    missing = "" if text else _("Not yet translated into %(language)s.") % {"language": languages.name(code)}
+    missing = "" if text else _("Not yet translated into %(language)s.") % {"language": languages.called(code)}
+    lag = lag_of(paragraph, code) if text else None  # a translation that follows an older English says so here too
     release = version.name if version else ""
     url = citing.permanent_url(request, section.number, paragraph.key, code, release)
-    width, height = _size(plain or missing, code, maxwidth, maxheight)
+    width, height = _size(plain or missing, code, maxwidth, maxheight, extra_lines=3 if lag else 0)
     name = citing.paragraph_name(place)
     full_title = f"{section.number} {title or section.title_en} · {name}"
     context = {
@@ -151,6 +153,7 @@ def _card(request, code, section, paragraph, version, maxwidth, maxheight):
         "penalty": Penalty(penalty).label if penalty else "",
         "html": render_markdown(text) if text else "",
         "missing": missing,
+        "lag": lag_html(lag) if lag else "",
         "release": release,
         "url": url,
         "width": width,

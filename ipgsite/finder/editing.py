@@ -1,6 +1,6 @@
 """How the write path writes the finder (`ipgsite.editing.registry`): a question's wording (its text, and its answers
-one per line) per language, with its history and a status that follows the English wording; outcomes are structure,
-which editors change."""
+one per line) per language, with its history and a status that follows the English wording, and a case's wording
+likewise; outcomes are structure, which editors change."""
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from ipgsite.editing import registry
 from ipgsite.editing.writing import clean_text
 
-from .models import Outcome, Question
+from .models import Case, Outcome, Question
 
 FIELDS = ("text", "answers")
 
@@ -29,5 +29,11 @@ def clean_wording(question, field, text):
     return "\n".join(lines)
 
 
+def clean_case(case, field, text):
+    """A case's wording: one paragraph of plain text."""
+    return clean_text(text)
+
+
 registry.register(Question, fields=FIELDS, clean=clean_wording)
 registry.register(Outcome)
+registry.register(Case, fields=("text",), clean=clean_case)

@@ -116,14 +116,15 @@ class Step:
         return tuple(t.answer_key for t in self.taken)
 
     def ruled_out(self):
-        """For an outcome: each other infraction the path can no longer reach, credited to the question after whose
-        answer it could not be reached any more."""
+        """For an outcome: each infraction other than its own that the path can no longer reach, credited to the
+        question after whose answer it could not be reached any more."""
         if not self.is_outcome:
             return []
         found, memo = {}, {}
 
         def sections_from(key):
-            return {o.section_id: o.section for o in map(self.graph.outcomes.get, self.graph.outcomes_from(key, memo))}
+            outcomes = map(self.graph.outcomes.get, self.graph.outcomes_from(key, memo))
+            return {o.section_id: o.section for o in outcomes if o.is_infraction}
 
         for taken in self.taken:
             before = sections_from(taken.question.key)

@@ -86,15 +86,31 @@ class Question(models.Model):
 
 
 class Outcome(models.Model):
-    """Where a path ends: an infraction (a section, whose penalty is the section's), and the paragraphs that say so."""
+    """Where a path ends: an infraction (a section, whose penalty is the section's), or no infraction where the IPG
+    says so (no section), and the paragraphs that say so.
+
+    `guidance`: the cited paragraphs do not name the infraction themselves (2.3 definition-1 says only that it is not
+    a Hidden Card Error); that it is this one is the site's guidance, and the page says so.
+    """
 
     key = models.CharField(max_length=64, unique=True, validators=[node_key_validator], verbose_name=_("key"))
     order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
     # A section a load removes takes its outcomes with it; the load's graph no longer names it (checkcontent).
     section = models.ForeignKey(
-        Section, on_delete=models.CASCADE, related_name="finder_outcomes", verbose_name=_("section")
+        Section,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="finder_outcomes",
+        verbose_name=_("section"),
+        help_text=_("Empty: the IPG says this is not an infraction."),
     )
     cites = models.JSONField(default=list, verbose_name=_("cites"))
+    guidance = models.BooleanField(
+        default=False,
+        verbose_name=_("site's guidance"),
+        help_text=_("The cited paragraphs do not name this infraction: the finder's answer is the site's guidance."),
+    )
 
     class Meta:
         ordering = ["order", "key"]
@@ -102,7 +118,11 @@ class Outcome(models.Model):
         verbose_name_plural = _("outcomes")
 
     def __str__(self):
-        return f"{self.key} → {self.section.number}"
+        return f"{self.key} → {self.section.number if self.section_id else '-'}"
+
+    @property
+    def is_infraction(self):
+        return self.section_id is not None
 
     def clean(self):
         super().clean()
@@ -124,3 +144,29 @@ class Example(models.Model):
 
     def __str__(self):
         return f"{self.paragraph}: {'/'.join(self.answers)}"
+
+
+class Case(models.Model):
+    """A situation the IPG decides outside its examples (a trivial slip in the mulligan procedure, a trigger with no
+    effect, an eight-card hand noticed on turn 2), told in the site's own words, with the answers a judge gives for
+    it from the first question and the paragraphs that say where it ends (checkcontent sees to both)."""
+
+    key = models.CharField(max_length=64, unique=True, validators=[node_key_validator], verbose_name=_("key"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
+    text = models.TextField(blank=True, verbose_name=_("text"))
+    answers = models.JSONField(default=list, verbose_name=_("answers"))  # answer keys, from the first question
+    cites = models.JSONField(default=list, verbose_name=_("cites"))
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("revision"))
+    statuses = GenericRelation("translations.Status", related_query_name="finder_case")
+    changes = GenericRelation("translations.Change", related_query_name="finder_case")
+
+    class Meta:
+        ordering = ["order", "key"]
+        verbose_name = _("case")
+        verbose_name_plural = _("cases")
+
+    def __str__(self):
+        return self.key
+
+    def text_in(self, code):
+        return languages.translated(self, "text", code)

@@ -4,7 +4,7 @@ import string
 
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages
@@ -12,7 +12,7 @@ from ipgsite.ipg.models import Paragraph, Part
 from ipgsite.ipg.reading import note_texts, shown_text
 
 from .graph import Graph, cited_paragraphs, step_url
-from .models import Example
+from .models import Case, Example
 
 MAX_DEPTH = 100  # deeper than any graph checkcontent accepts is no step
 
@@ -75,6 +75,26 @@ def worked_examples(graph, codes, query):
     return found
 
 
+def cases(graph, query):
+    """The situations the IPG decides outside its examples, in the site's words, each with the paragraphs that decide
+    it and the link to the step its answers reach (one whose path is gone since the load is left out)."""
+    found = []
+    for case in Case.objects.order_by("order"):
+        try:
+            end = graph.walk(tuple(case.answers))
+        except Http404:
+            continue
+        if end.is_outcome:
+            found.append(
+                {
+                    "wording": wording(case.text_in, get_language()),
+                    "citations": cited_paragraphs(case.cites),
+                    "href": step_url(case.answers) + query,
+                }
+            )
+    return found
+
+
 def wording(text, code):
     """The site's wording in the page's language, or in another language marked with its `lang`."""
     if text(code):
@@ -121,9 +141,11 @@ def step(request, answers=""):
     if current.is_outcome:
         section = node.section
         context.update(
-            page_title=f"{section.number} {section.title_in(code) or section.title_en}",
+            page_title=f"{section.number} {section.title_in(code) or section.title_en}"
+            if section
+            else gettext("Not an infraction"),
             section=section,
-            has_text=section.paragraphs.exists(),
+            has_text=section.paragraphs.exists() if section else True,
             citations=citations(node.cites, codes),
             ruled_out=[
                 {
@@ -148,5 +170,6 @@ def step(request, answers=""):
             ],
             citations=citations(node.cites, codes),
             worked_examples=worked_examples(graph, codes, query) if not keys else [],
+            cases=cases(graph, query) if not keys else [],
         )
     return render(request, "finder/step.html", context)

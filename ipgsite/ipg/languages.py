@@ -1,6 +1,7 @@
 """The site's content languages, and the names they go by in code, URLs and columns."""
 
 from django.conf import settings
+from django.utils.translation import pgettext_lazy
 
 CODES = [code for code, _name in settings.LANGUAGES]
 CHOICES = list(settings.LANGUAGES)
@@ -21,7 +22,23 @@ def html_lang(code):
 
 
 def name(code):
+    """The language's own name for itself (English, 简体中文, 日本語): for a choice of language, or a label that
+    carries its `lang`."""
     return dict(settings.LANGUAGES)[code]
+
+
+# Each language as the interface's language calls it, in a sentence or a label of the page: "以英文显示", never
+# "以English显示" (locale/<lang>/STYLE.md names the word).
+CALLED = {
+    "en": pgettext_lazy("language", "English"),
+    "zh-hans": pgettext_lazy("language", "Simplified Chinese"),
+    "ja": pgettext_lazy("language", "Japanese"),
+}
+
+
+def called(code):
+    """The language's name in the active interface language: English, 英文, 英語."""
+    return str(CALLED[code])
 
 
 def others(code):

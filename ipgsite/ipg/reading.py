@@ -46,7 +46,8 @@ class Text:
 
     @property
     def available_names(self):
-        return [languages.name(c) for c in self.available]
+        """The languages it is available in, as the page's language calls them."""
+        return [languages.called(c) for c in self.available]
 
 
 @dataclass

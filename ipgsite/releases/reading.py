@@ -40,7 +40,10 @@ class Frozen:
         return [code for code in languages.CODES if self.text_in(code)]
 
 
-def frozen_paragraphs(content):
+def frozen_paragraphs(content, release=""):
+    """The paragraphs of a section as `content` froze them; each knows the release (its date) and where it stands,
+    so that its lag can be looked up (`lags.lags_in_release`)."""
+    number = content.get("number", "")
     return [
         Frozen(
             "text",
@@ -49,9 +52,20 @@ def frozen_paragraphs(content):
             part=paragraph["part"],
             bullet=paragraph["bullet"],
             order=paragraph["order"],
+            release=release,
+            number=number,
             notes=Notes(
-                Frozen("body", note["bodies"], language=note["language"], source=note["source"])
-                for note in paragraph["notes"]
+                Frozen(
+                    "body",
+                    note["bodies"],
+                    language=note["language"],
+                    source=note["source"],
+                    release=release,
+                    number=number,
+                    paragraph_key=paragraph["key"],
+                    place=place,
+                )
+                for place, note in enumerate(paragraph["notes"], 1)
             ),
         )
         for paragraph in content["paragraphs"]
@@ -119,7 +133,7 @@ def as_released(number, value):
         name=release.date.isoformat(),
         title=content["title"],
         penalty=content["penalty"],
-        paragraphs=frozen_paragraphs(content),
+        paragraphs=frozen_paragraphs(content, release.date.isoformat()),
         links={"changes": reverse("releases:release", args=[release.date.isoformat()])},
         section=ReleasedSection(number, content["order"], content["title"], content["penalty"]),
         previous=_released(previous) if previous else None,

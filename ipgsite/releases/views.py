@@ -13,6 +13,8 @@ from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Part, Penalty, Section, paragraph_at
 
 from . import comparisons, history
+
+from .lags import lag_html, lags_in_release
 from .models import Release, parse_date
 from .snapshots import changed_section_count
 
@@ -81,6 +83,10 @@ def _item(change, codes, section_url):
         "cells": [_cell(code, change["cells"][code]) for code in codes],
     }
     changed_in = change["changed_in"]
+    own, source = change["cells"][codes[0]], change["cells"][languages.SOURCE]
+    if len(codes) == 1 and codes[0] != languages.SOURCE and own["unchanged"] and not own["empty"]:
+        if not source["unchanged"]:  # only the English changed: show how, and (`_section`) whether this now lags
+            item["source_cell"] = _cell(languages.SOURCE, source)
     if len(codes) == 1 and item["cells"][0]["empty"] and changed_in:
         # Like the section page: a change with no text in the page's language is shown in one that has it.
         shown = changed_in[0]
@@ -117,6 +123,13 @@ def _section(changed, codes, page_lang, existing):
         "url": url,
         "items": [_item(change, codes, url) for change in stored["items"]],
     }
+    if any("source_cell" in item for item in section["items"]):
+        lags = lags_in_release(changed.release.date.isoformat(), changed.number)
+        for item in section["items"]:
+            if "source_cell" in item:
+                held = lags.notes.get((item["key"], item["note"])) if item["note"] else lags.paragraphs.get(item["key"])
+                lag = (held or {}).get(codes[0])
+                item["lag"] = lag_html(lag) if lag else ""
     if cells := stored["title_cells"]:
         section["title_cells"] = [_cell(code, cells[code]) for code in codes]
     if penalties := stored["penalty_change"]:

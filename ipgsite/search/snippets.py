@@ -83,7 +83,8 @@ def snippet(text, terms, language, folded=None, stems=(), words=()):
     spans = matched_spans(text, terms, folded, stems, words)
     # Start near the most telling match: the first of the longest term found ("Sphinx", not "of").
     found = [term for term in terms if term and term in (folded if folded is not None else fold(text))]
-    longest = matched_spans(text, [max(found, key=len)], folded) if len(found) > 1 else spans
+    # (a stem's word, "of" of a name's stems, never anchors it when a term is found)
+    longest = matched_spans(text, [max(found, key=len)], folded) if found else spans
     start, end = _window(text, longest[0] if longest else None, language)
     out = [ELLIPSIS] if start > 0 else []
     cursor = start

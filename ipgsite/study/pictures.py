@@ -23,7 +23,7 @@ def card_for(section, paragraph, code):
         if text:
             text = previews.plain_text(text)
         else:
-            text = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
+            text = gettext("Not yet translated into %(language)s.") % {"language": languages.called(code)}
         return cards.Card(
             code=code,
             number=section.number,

@@ -84,7 +84,7 @@ def paragraph(request, number, key):
     if text:
         description = previews.shorten(previews.plain_text(text), code)
     else:
-        description = gettext("Not yet translated into %(language)s.") % {"language": languages.name(code)}
+        description = gettext("Not yet translated into %(language)s.") % {"language": languages.called(code)}
     if version:
         image_url = ""  # the picture shows the current text
     else:

@@ -99,7 +99,7 @@ class TermAdmin(ContentAdmin):
                     _("Confirm the %(language)s names (still right for the English)")
                     if verb == "confirm"
                     else _("Mark the %(language)s names reviewed")
-                ) % {"language": languages.name(code)}
+                ) % {"language": languages.called(code)}
                 actions[name] = (_status_action(step, code), name, label)
         return actions
 

@@ -11,7 +11,11 @@ from django.db import transaction
 
 from ipgsite.caching.versions import content_version
 from ipgsite.ipg import languages
-from ipgsite.ipg.text import word_pattern
+from ipgsite.ipg.text import HAN, ITERATION_MARK, KANA_CHAR, KATAKANA, KATAKANA_MARKS, word_pattern
+
+# The runs of one script a Japanese compound word is written in: Han (誘発型能力), katakana (ライブラリー).
+KANJI = re.compile(f"[{HAN}{ITERATION_MARK}]")
+KATAKANA_LETTER = re.compile(f"[{KATAKANA}{KATAKANA_MARKS}]")
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,21 @@ def _alternatives(forms):
     return re.compile("|".join(form_pattern(f) for f in ordered), re.IGNORECASE) if ordered else None
 
 
+def inside_compound(text, start, end):
+    """Whether text[start:end] is the head of a longer Japanese word: its last character and the one after it are of
+    the same script, Han or katakana (誘発 in 誘発型能力, 変異 in 変異能力). A form that ends in hiragana ends a
+    word there (引いた, 公開された). What comes before is not read: Japanese writes one word after another in Han
+    with no mark between them (本来 占術, 1枚 引く)."""
+    if end >= len(text):
+        return False
+    return any(script.match(text[end - 1]) and script.match(text[end]) for script in (KANJI, KATAKANA_LETTER))
+
+
 class Matcher:
     """Finds the terms in a text. A term never matches inside a longer word, nor inside a longer term's form, which
-    wins ("再调度失误" over "再调度"), nor inside one of its `not_in` phrases ("公開領域" in "非公開領域")."""
+    wins ("再调度失误" over "再调度"), nor inside one of its `not_in` phrases ("公開領域" in "非公開領域"). In a
+    Japanese text (one with kana) the longest word wins too: a form that is the head of a longer compound, which no
+    term names whole, is no occurrence (誘発 in 誘発型能力): a compound is marked whole or not at all."""
 
     def __init__(self, terms):
         self.owner = {}
@@ -60,22 +76,26 @@ class Matcher:
             if term.not_in
         }
 
-    def finditer(self, text):
-        """(start, end, words, TermForms) for each occurrence, in order."""
+    def finditer(self, text, language=None):
+        """(start, end, words, TermForms) for each occurrence, in order. `language`: the text's, when it is known;
+        else a text with kana is Japanese."""
         if self.regex is None:
             return
         excepted = {key: [m.span() for m in regex.finditer(text)] for key, regex in self.not_in.items()}
+        japanese = language == "ja" if language else KANA_CHAR.search(text) is not None
         for match in self.regex.finditer(text):
             term = self.owner.get(" ".join(match.group().split()).casefold())
             if term is None:
                 continue
             if any(start <= match.start() and match.end() <= end for start, end in excepted.get(term.key, ())):
                 continue
+            if japanese and inside_compound(text, match.start(), match.end()):
+                continue
             yield match.start(), match.end(), match.group(), term
 
-    def spans(self, text):
+    def spans(self, text, language=None):
         """(start, end, TermForms) of each occurrence in `text`, as `ipg.spans.find` takes them."""
-        for start, end, _words, term in self.finditer(text):
+        for start, end, _words, term in self.finditer(text, language):
             yield start, end, term
 
 

@@ -21,7 +21,7 @@ def occurrences_for(matcher, terms):
     def rows_for(obj, field, paragraph, note):
         found = []
         for code, value in languages.translations(obj, field).items():
-            for span in spans.find(render_markdown(value), matcher.spans):
+            for span in spans.find(render_markdown(value), lambda text, code=code: matcher.spans(text, code)):
                 found.append(
                     Occurrence(
                         term_id=terms[span.what.key],

@@ -82,7 +82,7 @@ def _entry(term, code, outline, used):
         value, from_outline = term.name_in(other), False
         if not value and (value := outline.name_in(section, other)):
             from_outline = True
-        names.append(Name(other, languages.html_lang(other), languages.name(other), value, from_outline))
+        names.append(Name(other, languages.html_lang(other), languages.called(other), value, from_outline))
     variants, former = [], []
     for other in languages.CODES:
         formers = outline.former_names(section, other)

@@ -6,11 +6,13 @@ The forms only read what was posted; rights, cleaning, locking and lost updates 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ipgsite.editing import writing
 from ipgsite.editing.models import Translator
+from ipgsite.ipg import languages
 
 MAX_REVISION = 2**31 - 1
 NO_REVISION = _("The form does not say which version you started from; reload the page and try again.")
@@ -114,4 +116,9 @@ class InterfaceLanguageForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["interface_language"]
-        field.choices = [("", _("The language my browser asks for")), *field.choices[1:]]
+        # Each language by its own name, marked with its lang: a choice of language, not words of this page.
+        own = [
+            (code, format_html('<span lang="{}">{}</span>', languages.html_lang(code), name))
+            for code, name in field.choices[1:]
+        ]
+        field.choices = [("", _("The language my browser asks for")), *own]

@@ -360,7 +360,7 @@ def translate(request, number, code):
     context = page_context(
         request,
         title=_("Translate %(number)s into %(language)s")
-        % {"number": section.number, "language": languages.name(code)},
+        % {"number": section.number, "language": languages.called(code)},
         section=section,
         code=code,
         lang=languages.html_lang(code),

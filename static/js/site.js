@@ -413,7 +413,8 @@
     return pages[code];
   }
 
-  function fill(box, doc, key, code, strings, name) {
+  // `name`: the language's own name (the caption, in its lang); `called`: as the page's language calls it.
+  function fill(box, doc, key, code, strings, name, called) {
     box.textContent = "";
     box.setAttribute("lang", htmlLang(code));
     var caption = el("span", "in-place-name", name);
@@ -422,7 +423,7 @@
     var source = null;
     $$(".row", doc).forEach(function (row) { if (row.id === key) source = $(".text", row); });
     if (!source || source.classList.contains("missing")) {
-      var missing = el("p", "missing-label", strings.missing.replace("{language}", name));
+      var missing = el("p", "missing-label", strings.missing.replace("{language}", called || name));
       missing.setAttribute("lang", pageLang);
       box.appendChild(missing);
       return;
@@ -436,7 +437,7 @@
     $$("[aria-controls]", box).forEach(function (n) { n.removeAttribute("aria-controls"); });
   }
 
-  function showInPlace(row, code, strings, name) {
+  function showInPlace(row, code, strings, name, called) {
     var box = $(":scope > .in-place", row);
     if (!box) {
       box = el("div", "in-place");
@@ -447,7 +448,7 @@
     box.setAttribute("lang", pageLang);
     box.textContent = strings.loading;
     return sectionIn(code).then(function (doc) {
-      if (box.getAttribute("data-code") === code) fill(box, doc, row.id, code, strings, name);
+      if (box.getAttribute("data-code") === code) fill(box, doc, row.id, code, strings, name, called);
     }, function () {
       box.textContent = strings.failed;
     }).then(function () {
@@ -534,6 +535,7 @@
     var select = $(".player-language select", settings);
     var player = null;
     function playerName() { return select.options[select.selectedIndex].textContent; }
+    function playerCalled() { return select.options[select.selectedIndex].getAttribute("data-called") || playerName(); }
     if (select) {
       var remembered = load(PLAYER, null);
       var offered = Array.prototype.map.call(select.options, function (o) { return o.value; });
@@ -561,7 +563,7 @@
             if (box) box.remove();
             return;
           }
-          showInPlace(row, player, strings, playerName());
+          showInPlace(row, player, strings, playerName(), playerCalled());
           keepLanguageOffline(player);
           remember(RECENT, paragraphItem(section, row), 12);
         });
@@ -584,13 +586,14 @@
     });
 
     function relabel() {
-      var name = playerName();
+      var name = playerName(), called = playerCalled();
       $$("a.in-other-language").forEach(function (toggle) {
         var label = $(".language-name", toggle);
-        var before = label.textContent;
+        var before = toggle.getAttribute("data-called") || label.textContent;
         label.textContent = name;
         label.setAttribute("lang", htmlLang(player));
-        toggle.setAttribute("aria-label", toggle.getAttribute("data-label").replace(before, name));
+        toggle.setAttribute("data-called", called);
+        toggle.setAttribute("aria-label", toggle.getAttribute("data-label").replace(before, called));
         toggle.setAttribute("data-label", toggle.getAttribute("aria-label"));
         toggle.href = toggle.getAttribute("href").replace(/,[a-z-]+(?=[&#])/, "," + player);
       });
@@ -602,7 +605,7 @@
         store(PLAYER, player);
         relabel();
         $$("article.section .row > .in-place").forEach(function (box) {
-          showInPlace(box.parentNode, player, strings, playerName());
+          showInPlace(box.parentNode, player, strings, playerName(), playerCalled());
         });
         keepLanguageOffline(player);
       });

@@ -58,12 +58,20 @@ def html_lang(code):
 
 @register.filter
 def language_name(code):
+    """The language's own name (日本語), for a label marked with that language's `lang`."""
     return languages.name(code)
 
 
 @register.filter
+def language_called(code):
+    """The language as the page's language calls it (Japanese, 日文, 日本語), for a sentence or label of the page."""
+    return languages.called(code)
+
+
+@register.filter
 def language_names(codes):
-    return [languages.name(code) for code in codes]
+    """The languages as the page's language calls them."""
+    return [languages.called(code) for code in codes]
 
 
 @register.simple_tag
@@ -80,7 +88,7 @@ def text(obj, field_name):
                 '<span lang="{}" class="fallback">{}</span> <small class="fallback-mark" title="{}">{}</small>',
                 languages.html_lang(other),
                 value,
-                gettext("Not yet translated into %(language)s") % {"language": languages.name(code)},
+                gettext("Not yet translated into %(language)s") % {"language": languages.called(code)},
                 other.split("-")[0].upper(),
             )
     return ""

@@ -90,7 +90,7 @@ class Command(BaseCommand):
             gaps = ", ".join(f"{count} missing in {code}" for code, count in missing.items() if count)
             self.stdout.write(
                 f"finder: {len(graph.questions)} questions, {len(graph.outcomes)} outcomes, "
-                f"{len(graph.examples)} worked examples" + (f"; {gaps}" if gaps else "")
+                f"{len(graph.examples)} worked examples, {len(graph.cases)} cases" + (f"; {gaps}" if gaps else "")
             )
         for error in errors:
             self.stderr.write(f"error: {error}")

@@ -91,10 +91,10 @@ class Command(BaseCommand):
             f"{stats['created']} rows created, {stats['updated']} updated, {stats['deleted']} deleted; "
             f"{len(terms)} terms: {term_stats['created']} created, {term_stats['updated']} updated, "
             f"{term_stats['deleted']} deleted; the finder's {len(graph.questions) if graph else 0} questions, "
-            f"{len(graph.outcomes) if graph else 0} outcomes and {len(graph.examples) if graph else 0} worked "
-            f"examples: {finder_stats['created']} created, {finder_stats['updated']} updated, "
-            f"{finder_stats['deleted']} deleted; {len(releases)} releases: {release_stats['created']} created, "
-            f"{release_stats['updated']} updated."
+            f"{len(graph.outcomes) if graph else 0} outcomes, {len(graph.examples) if graph else 0} worked "
+            f"examples and {len(graph.cases) if graph else 0} cases: {finder_stats['created']} created, "
+            f"{finder_stats['updated']} updated, {finder_stats['deleted']} deleted; {len(releases)} releases: "
+            f"{release_stats['created']} created, {release_stats['updated']} updated."
         )
         if release_stats["kept"]:
             dates = ", ".join(date.isoformat() for date in release_stats["kept"])
