@@ -31,13 +31,13 @@ def test_a_section_with_a_missing_translation_and_a_note(client, ipg):
     assert text.startswith("# IPG 2.1 Game Play Error — Missed Trigger\n")
     assert "- Penalty: No Penalty" in text and "- Page: <http://testserver/en/ipg/2.1/>" in text
     paragraphs = Paragraph.objects.filter(section__number="2.1").count()
-    assert text.count("*Not yet translated into English. Available in: 日本語 (ja).*") == paragraphs
+    assert text.count("*Not yet translated into English. Available in: Japanese (ja).*") == paragraphs
     assert "ゲーム上の誤り" not in text.split("> **Commentary")[0]  # no Japanese official text stands in for English
     note = Note.objects.get(paragraph__section__number="2.1")
     quoted = [b for b in blocks(text) if b.startswith("> **Commentary, not official text")]
     assert len(quoted) == 1
     head, *body = quoted[0].splitlines()
-    assert head == "> **Commentary, not official text · Japanese edition, commentary box · 日本語 (ja)**"
+    assert head == "> **Commentary, not official text · Japanese edition, commentary box · Japanese (ja)**"
     assert "\n".join(line.removeprefix("> ").removeprefix(">") for line in body).strip() == note.body_ja.strip()
     # Each paragraph with its citation and permanent link, under its part.
     assert "## Examples" in text and f"### Example A · `{note.paragraph.key}`" in text
@@ -47,11 +47,11 @@ def test_a_section_with_a_missing_translation_and_a_note(client, ipg):
 def test_languages_side_by_side_each_exact_or_said_missing(client, ipg):
     text = markdown(client, "/ja/ipg/2.4/index.md?langs=ja,en")
     english = Paragraph.objects.get(section__number="2.4", key="definition-1").text_en
-    assert f"**English (en) · 公式テキスト**\n\n{english}\n" in text
+    assert f"**英語 (en) · 公式テキスト**\n\n{english}\n" in text
     # 2.4 has no Japanese: each paragraph says so, in Japanese, naming the languages it is in.
     paragraphs = Paragraph.objects.filter(section__number="2.4").count()
-    assert text.count("*日本語には未翻訳です。あるのは") == paragraphs
-    assert "*日本語には未翻訳です。あるのはEnglish (en)です。*" in text  # 2.4 definition-2: English only
+    assert text.count("*日本語には未翻訳です。") == paragraphs
+    assert "*日本語には未翻訳です。英語 (en)で読めます。*" in text  # 2.4 definition-2: English only
     assert text.startswith("# IPG 2.4 ゲーム上の誤り ─ マリガン手順の誤り\n\n- 懲罰: 警告\n- 現行の本文\n")
 
 
@@ -62,13 +62,13 @@ def test_a_paragraph_page_as_markdown(client, ipg):
     assert "- Section: 2.3 Game Play Error — Hidden Card Error — <http://testserver/en/ipg/2.3/>" in text
     assert "Cite: IPG 2.3 Example C (2024-09-23) — <http://testserver/en/ipg/2.3/example-c/?release=2024-09-23>" in text
     assert f"**English (en) · official text**\n\n{paragraph.text_en}\n" in text
-    assert f"**日本語 (ja) · official text**\n\n{paragraph.text_ja}\n" in text
-    assert "> **Commentary, not official text · Japanese annotated edition · 日本語 (ja)**" in text
+    assert f"**Japanese (ja) · official text**\n\n{paragraph.text_ja}\n" in text
+    assert "> **Commentary, not official text · Japanese annotated edition · Japanese (ja)**" in text
 
 
 def test_a_translation_that_follows_an_older_english_says_so(client, ipg):
     text = markdown(client, "/en/ipg/2.3/upgrade-1/index.md?langs=en,ja")
-    assert "**日本語 (ja) · official text · translated from an older original that no release here holds**" in text
+    assert "**Japanese (ja) · official text · translated from an older original that no release here holds**" in text
 
 
 def test_a_release_and_a_renamed_key(client, ipg):

@@ -33,6 +33,7 @@ def structured(result):
     return result.structured_content
 
 
+@pytest.mark.writes  # publishes a release
 def test_the_sdk_client_initializes_lists_the_tools_and_calls_each(live_ipg):
     call_command("publishrelease", "2025-02-10", stdout=StringIO())
 

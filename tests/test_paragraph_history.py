@@ -67,7 +67,7 @@ def test_each_entry_shows_what_changed_as_the_changes_page_does(client, renamed)
     english = middle.find("div", class_="diff", lang="en")
     assert [d.text() for d in english.find_all("del")] == ["card", "their"]
     assert [i.text() for i in english.find_all("ins")] == ["TESTCARD"]
-    assert "Unchanged in 日本語" in middle.find("div", class_="diff", lang="ja").text()
+    assert "Unchanged in Japanese" in middle.find("div", class_="diff", lang="ja").text()
     japanese = newest.find("div", class_="diff", lang="ja")
     assert [i.text() for i in japanese.find_all("ins")] == ["テスト"] and japanese.find("del") is None
     note = newest.find("div", class_="change-note")

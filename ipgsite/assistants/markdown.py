@@ -21,7 +21,7 @@ def _indented(text, prefix):
 
 
 def _language(code):
-    return f"{languages.name(code)} ({code})"
+    return f"{languages.called(code)} ({code})"
 
 
 def _lag_line(lag):
@@ -41,7 +41,7 @@ def _quote_lines(quote, bullet=False, available=()):
         head.append(lag)
     label = " · ".join(part for part in head if part)
     if quote.text is None:
-        values = {"language": languages.name(quote.language), "available": ", ".join(map(_language, available))}
+        values = {"language": languages.called(quote.language), "available": ", ".join(map(_language, available))}
         if available:
             missing = _("Not yet translated into %(language)s. Available in: %(available)s.") % values
         else:

@@ -30,6 +30,7 @@ class Compared:
     number: str
     order: int
     changes: dict
+    release: object = None  # the newer release: the one whose lag marks an English-only change shows
 
 
 def basis(older, newer):
@@ -46,17 +47,17 @@ def compared_sections(older, newer):
     """[Compared] of every section that changed from release `older` to the later release `newer`, in reading order:
     stored when `older` is the one before `newer`, else kept from the first time the pair was asked for."""
     if newer.previous() == older:
-        return [Compared(c.number, c.order, c.changes) for c in newer.changed_sections.all()]
+        return [Compared(c.number, c.order, c.changes, newer) for c in newer.changed_sections.all()]
     computed_from = basis(older, newer)
     kept = Comparison.objects.filter(older=older, newer=newer).first()
     if kept is not None and kept.basis == computed_from:
-        return [Compared(**section) for section in kept.sections]
+        return [Compared(**section, release=newer) for section in kept.sections]
     sections = [
         {"number": change.number, "order": change.order, "changes": recorded(change)}
         for change in changes_between(older, newer)
     ]
     _keep(older, newer, computed_from, sections)
-    return [Compared(**section) for section in sections]
+    return [Compared(**section, release=newer) for section in sections]
 
 
 def _keep(older, newer, computed_from, sections):
