@@ -13,7 +13,6 @@ from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Part, Penalty, Section, paragraph_at
 
 from . import comparisons, history
-
 from .lags import lag_html, lags_in_release
 from .models import Release, parse_date
 from .snapshots import changed_section_count
