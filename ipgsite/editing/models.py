@@ -340,6 +340,7 @@ class Checkpoint(models.Model):
     def __str__(self):
         return f"{self.action} {self.directory} at {self.at:%Y-%m-%d %H:%M}"
 
+
 class WriteLock(models.Model):
     """The one row every batch of writes locks before anything else (`writing.hold_the_write_lock`), so that two
     batches at once wait for each other rather than deadlock. It holds nothing."""
