@@ -3,12 +3,15 @@
 In the Japanese annotated edition nothing marks which is which but the content: the official text is a
 translation, in the plain form (…した。…である。…適用される。), and the commentary addresses the reader in the
 polite form (…です。…ます。…しましょう。), often opening with この文は, この部分は or 例えば. A commentary box
-(`alert … [/alert]`) is commentary whatever its form. Commentary is on the official paragraph before it; a run of
+(`alert … [/alert]`, a rendered box) and a paragraph marked 【解説】 or ※ are commentary whatever their form. Commentary is on the official paragraph before it; a run of
 commentary paragraphs is one note, except that one opening on an example's letter ("例(C)は") is a note on that
 example.
 """
 
 import re
+import unicodedata
+
+from .vocabulary import EXAMPLE_OPENING
 
 POLITE = re.compile(r"(です|ます|ました|ません|でした|ましょう|ください|でしょう|ませんでした)[」』）)\]]*$")
 OPENINGS = (
@@ -22,7 +25,6 @@ OPENINGS = (
     "例を挙げると",
     "加えて",
 )
-EXAMPLE_OPENING = re.compile(r"^例\s*[(（]([A-Z])[)）]")
 PLAIN_OPENINGS = ("例えば",)  # opens official text too: counts only beside the polite form
 
 
@@ -40,7 +42,7 @@ def politeness(text):
 
 def is_commentary(unit):
     """Whether a unit without English is commentary rather than official text."""
-    if unit.box:
+    if unit.box or unit.marked:
         return True
     if unit.label or len(unit.texts) != 1:
         return False
@@ -55,7 +57,7 @@ def is_commentary(unit):
 def example_named(unit):
     """The example a commentary paragraph opens on ("例(C)は、…" → "c"), or ""."""
     match = EXAMPLE_OPENING.match(next(iter(unit.texts.values()), ""))
-    return match.group(1).lower() if match else ""
+    return unicodedata.normalize("NFKC", match.group(1)).lower() if match else ""
 
 
 def classify(units):
@@ -74,7 +76,7 @@ def classify(units):
             continue
         example = example_named(unit)
         if current is None or unit.box or example or current["box"]:
-            current = {"texts": {}, "example": example, "box": unit.box, "line": unit.line}
+            current = {"texts": {}, "example": example, "box": unit.box, "line": unit.line, "where": unit.where}
             official[-1].notes.append(current)
         for code, text in unit.texts.items():
             current["texts"][code] = f"{current['texts'][code]}\n\n{text}" if code in current["texts"] else text

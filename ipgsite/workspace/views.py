@@ -27,7 +27,7 @@ from ipgsite.editing.permissions import (
 )
 from ipgsite.editing.statuses import SOURCE, confirm, mark_reviewed, source_of
 from ipgsite.editing.writing import Conflict, clean_text, parse_revision
-from ipgsite.importing import alignment, applying
+from ipgsite.importing import applying, proposals
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
@@ -639,7 +639,7 @@ def import_text(request, number):
         elif len(raw) > 200_000:
             messages.error(request, _("That is more text than one section holds; paste one section at a time."))
         else:
-            proposal = alignment.propose_section(section, raw, cjk)
+            proposal = proposals.propose_section(section, raw, cjk)
             if "apply" in request.POST:
                 chosen = set(request.POST.getlist("take"))
                 revisions = {
@@ -679,7 +679,7 @@ def import_text(request, number):
                         % {"count": len(written)},
                     )
                     return HttpResponseRedirect(reverse("workspace:dashboard"))
-                proposal = alignment.propose_section(section, raw, cjk)
+                proposal = proposals.propose_section(section, raw, cjk)
     context = page_context(
         request,
         title=_("Import text into %(number)s") % {"number": section.number},

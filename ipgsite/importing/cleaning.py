@@ -1,0 +1,254 @@
+"""Cleaning: what a PDF, a paste or a markup leaves in the text, taken out before the text is read.
+
+- Running headers and footers, and page numbers ("Magic Infraction Procedure Guide", "Page 3 of 46"): lines that
+  repeat at the edges of a PDF's pages, or, in a paste, short lines that repeat (or stand beside a page number).
+  They become `RUNNING` blocks: not text, and never a section's start.
+- Hard wraps: lines of a PDF, or of text pasted from one, are joined into paragraphs where the line was full
+  (the next line's first word would not have fitted); a word split by a hyphen at a line end is joined again in
+  English (never in Chinese or Japanese) unless the document writes it with its hyphen elsewhere.
+- Markup left in a paste (`**bold**`, DokuWiki's `//italic//` and `\\\\`).
+
+Text that was not wrapped (a line per paragraph) is joined only where a line does not end a sentence, as before.
+"""
+
+import re
+import unicodedata
+from collections import Counter
+
+from .blocks import LINE, RUNNING
+from .vocabulary import (
+    BOX_START,
+    BULLET,
+    display_width,
+    ends_sentence,
+    heading,
+    inline_heading,
+    is_cjk,
+    is_penalty_line,
+    label_of,
+    marker_of,
+)
+
+PAGE_NUMBER = re.compile(
+    r"^(?:(?:page|p\.|pg\.?)\s*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?|[-–—]?\s*\d{1,4}\s*[-–—]?|\d{1,4}\s*/\s*\d{1,4}|"
+    r"第\s*\d{1,4}\s*[页頁]|\d{1,4}\s*(?:页|頁|ページ)|\d{1,4}\s*(?:of)\s*\d{1,4})$",
+    re.IGNORECASE,
+)
+HYPHENS = ("-", "\u00ad", "\u2010", "\u2011")
+MARKUP = [
+    (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),
+    (re.compile(r"__(\S(?:.*?\S)?)__"), r"\1"),
+    (re.compile(r"(?<![:/\w])//(\S(?:.*?\S)?)//(?!\w)"), r"\1"),
+    (re.compile(r"\s*\\\\\s*$"), ""),
+    (re.compile(r"<br\s*/?>", re.IGNORECASE), " "),
+]
+WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+SHORT = 100  # display columns: a running header is a short line
+
+
+def clean(blocks, known_words=frozenset()):
+    """The blocks with running lines marked and wrapped lines joined. `known_words` are English words (lower
+    case) known to be words, such as the stored English's, to tell a compound from a split word."""
+    for block in blocks:
+        block.text = _tidy(block.text, block.kind == LINE)
+    blocks = [block for block in blocks if block.text or block.cells]
+    _mark_running(blocks)
+    return _join_wrapped(blocks, known_words)
+
+
+def _tidy(text, markup):
+    text = text.replace("\u3000", " ") if text.startswith("\u3000") or text.endswith("\u3000") else text
+    if markup:
+        for pattern, replacement in MARKUP:
+            text = pattern.sub(replacement, text)
+    return text.rstrip()
+
+
+# Running headers, footers and page numbers
+
+
+def _key(text):
+    """A line as running lines are compared: width, case and spacing aside, every number the same."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text)).strip()
+
+
+def is_page_number(text):
+    return bool(PAGE_NUMBER.match(unicodedata.normalize("NFKC", text).strip()))
+
+
+def _may_run(text):
+    """Whether a line could be a running header: short, not a sentence, not a part heading or a labelled line."""
+    stripped = text.strip()
+    if display_width(stripped) > SHORT or heading(stripped) or is_penalty_line(stripped):
+        return False
+    if label_of(stripped)[0] or BULLET.match(text) or marker_of(stripped)[0]:
+        return False
+    return not stripped.rstrip("\"'”’」』）)").endswith((".", "。", "！", "？", "!", "?"))
+
+
+def _mark_running(blocks):
+    lines = [block for block in blocks if block.kind == LINE]
+    for block in lines:
+        if is_page_number(block.text):
+            block.kind = RUNNING
+    paged = [block for block in lines if block.page]
+    if paged:
+        _mark_page_edges(paged)
+    plain = [block for block in lines if not block.page and block.kind == LINE]
+    if plain:
+        _mark_repeated(plain, blocks)
+
+
+def _mark_page_edges(lines):
+    """In a PDF: lines that stand among the first or last three of two pages or more (a third of them at least)."""
+    pages = {}
+    for block in lines:
+        pages.setdefault(block.page, []).append(block)
+    edges = Counter()
+    for on_page in pages.values():
+        text_lines = [block for block in on_page if block.kind == LINE]
+        edge = {_key(block.text) for block in text_lines[:3] + text_lines[-3:]}
+        edges.update(edge)
+    needed = max(2, len(pages) // 3)
+    for on_page in pages.values():
+        text_lines = [block for block in on_page if block.kind == LINE]
+        for block in text_lines[:3] + text_lines[-3:]:
+            if edges[_key(block.text)] >= needed and _may_run(block.text):
+                block.kind = RUNNING
+
+
+def _mark_repeated(lines, blocks):
+    """In a paste: short lines that repeat three times, or twice beside a page number."""
+    counts = Counter(_key(block.text) for block in lines if _may_run(block.text))
+    near_number = set()
+    for index, block in enumerate(blocks):
+        if block.kind == RUNNING and not block.page:
+            for other in blocks[max(0, index - 2) : index + 3]:
+                if other.kind == LINE:
+                    near_number.add(id(other))
+    for block in lines:
+        count = counts.get(_key(block.text), 0)
+        if count >= 3 or (count >= 2 and id(block) in near_number):
+            block.kind = RUNNING
+
+
+# Hard wraps
+
+
+def _join_wrapped(blocks, known_words):
+    lines = [block for block in blocks if block.kind == LINE]
+    paged = any(block.page for block in lines)
+    full = _full_width(lines) if not paged else 0
+    words, compounds = _vocabulary(lines, known_words)
+    kept, previous = [], None  # previous: the last LINE kept, which a running line between does not hide
+    for block in blocks:
+        if block.kind == RUNNING:
+            kept.append(block)
+            continue
+        if block.kind != LINE:
+            kept.append(block)
+            previous = None
+            continue
+        if previous is not None and _continues(previous, block, paged, full):
+            previous.text = _joined(previous.text, block.text, words, compounds)
+            previous.width = block.width
+            continue
+        kept.append(block)
+        previous = block
+    return kept
+
+
+def _full_width(lines):
+    """The width a paste was wrapped at, in display columns, or 0 where its lines were not wrapped."""
+    widths = sorted(display_width(block.text.strip()) for block in lines)
+    if len(widths) < 5:
+        return 0
+    full = widths[int(0.95 * (len(widths) - 1))]
+    if full > 200 or full < 30:
+        return 0
+    near = sum(0.8 * full <= width <= full * 1.02 for width in widths)
+    return full if near * 10 >= 4 * len(widths) else 0
+
+
+def _opens_unit(text):
+    """A line that opens a paragraph of its own whatever came before: a bullet, a label, a heading, a marker."""
+    stripped = text.strip()
+    return bool(
+        BULLET.match(text)
+        or label_of(stripped)[0]
+        or heading(stripped)
+        or is_penalty_line(stripped)
+        or marker_of(stripped)[0]
+        or BOX_START.match(stripped)
+        or inline_heading(stripped)[0]
+    )
+
+
+def _continues(previous, block, paged, full):
+    """Whether `block` is the next line of `previous`'s paragraph."""
+    new_page = paged and block.page != previous.page
+    if block.gap and not new_page:
+        return False
+    if _opens_unit(block.text) or heading(previous.text.strip()) or is_penalty_line(previous.text.strip()):
+        return False
+    if is_cjk(previous.text) != is_cjk(block.text):
+        return False
+    if BOX_START.match(previous.text.strip()) and "[/alert]" in previous.text:
+        return False
+    if paged:
+        return _filled(previous.width, previous.text, block.text, 1.0)
+    if full:
+        return _filled(display_width(previous.text.strip()), previous.text, block.text, full)
+    return not ends_sentence(previous.text)
+
+
+def _filled(width, text, following, full):
+    """Whether a line was full: the first word of the line after it would not have fitted (greedy wrapping)."""
+    columns = max(display_width(text.strip()), 1)
+    per_column = width / columns
+    first = following.strip().split(" ", 1)[0] if not is_cjk(following) else following.strip()[:1]
+    room = (display_width(first) + (0 if is_cjk(text) else 1)) * per_column
+    return width + room > full * 0.98
+
+
+def _vocabulary(lines, known_words):
+    """How often the document writes each English word (the known words as if twice), and its hyphenated words."""
+    words, compounds = Counter(), set()
+    for block in lines:
+        for word in WORD.findall(block.text):
+            if "-" in word:
+                compounds.add(word.lower())
+                words.update(word.lower().split("-"))
+            else:
+                words[word.lower()] += 1
+    for word in known_words:
+        words[word] += 2
+    return words, compounds
+
+
+def _joined(first, second, words, compounds):
+    first, second = first.rstrip(), second.strip()
+    if is_cjk(first[-1:]) or is_cjk(second[:1]):
+        return first.rstrip("\u00ad") + second
+    if first.endswith(HYPHENS) and first[-2:-1].isalpha() and second[:1].isalpha():
+        return _hyphenated(first, second, words, compounds)
+    return f"{first} {second}"
+
+
+def _hyphenated(first, second, words, compounds):
+    """A line ending in a hyphen, and the next: a compound keeps its hyphen, a split word is joined again.
+
+    A compound where the document (or the known words) writes it so, or writes both halves as words elsewhere;
+    a split word where it writes the word whole elsewhere, or else its halves are not both words."""
+    left = re.search(r"[A-Za-z]+$", first[:-1]).group(0).lower()
+    right = re.match(r"[A-Za-z]+", second).group(0).lower()
+    if first.endswith("\u00ad"):
+        return first[:-1] + second
+    if f"{left}-{right}" in compounds:
+        return f"{first[:-1]}-{second}"
+    if words[left + right] >= 1:
+        return first[:-1] + second
+    if words[left] >= 2 and words[right] >= 2:
+        return f"{first[:-1]}-{second}"
+    return first[:-1] + second
