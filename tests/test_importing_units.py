@@ -106,7 +106,11 @@ def test_example_labels(line, label, rest):
 
 def test_labels_of_every_kind_are_keys_not_text():
     found = units_of("例:\n（Ａ）一つ目である。\n例(B) 二つ目である。\n3. 三つ目である。")
-    assert [(u.label, u.texts["ja"]) for u in found] == [("A", "一つ目である。"), ("B", "二つ目である。"), ("C", "三つ目である。")]
+    assert [(u.label, u.texts["ja"]) for u in found] == [
+        ("A", "一つ目である。"),
+        ("B", "二つ目である。"),
+        ("C", "三つ目である。"),
+    ]
 
 
 def test_a_list_number_outside_examples_is_not_text_nor_a_label():

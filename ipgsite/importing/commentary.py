@@ -1,12 +1,11 @@
 """Telling an annotated edition's commentary from its official text, and what each note is on.
 
 In the Japanese annotated edition nothing marks which is which but the content: the official text is a
-translation, in the plain form (…した。…である。…適用される。), and the commentary addresses the reader in the
-polite form (…です。…ます。…しましょう。), often opening with この文は, この部分は or 例えば. A commentary box
-(`alert … [/alert]`, a rendered box) and a paragraph marked 【解説】 or ※ are commentary whatever their form. Commentary is on the official paragraph before it; a run of
-commentary paragraphs is one note, except that one opening on an example's letter ("例(C)は") is a note on that
-example.
-"""
+translation, in the plain form (…した。…である。…適用される。), and the commentary addresses the reader
+in the polite form (…です。…ます。…しましょう。), often opening with この文は, この部分は or 例えば.
+A commentary box (`alert … [/alert]`, a rendered box) and a paragraph marked 【解説】 or ※ are
+commentary whatever their form. Commentary is on the official paragraph before it; a run of commentary
+paragraphs is one note, except that one opening on an example's letter ("例(C)は") is a note on that example."""
 
 import re
 import unicodedata

@@ -154,7 +154,13 @@ class SectionProposal:
                 for p in row.proposals
             ],
             "notes": [
-                {"paragraph": note.key, "language": note.code, "text": note.text, "change": note.kind, "sure": note.sure}
+                {
+                    "paragraph": note.key,
+                    "language": note.code,
+                    "text": note.text,
+                    "change": note.kind,
+                    "sure": note.sure,
+                }
                 for note in self.notes
             ],
             "unplaced": [unit.summary() for unit in self.unplaced],
