@@ -126,10 +126,14 @@ def proposed_json(path, *arguments):
 def items_of(sections):
     """Paragraph items (section, key, language, text) and note items, width and whitespace aside."""
     paragraphs = Counter(
-        (section["number"], p["key"], p["language"], wide(p["text"])) for section in sections for p in section["paragraphs"]
+        (section["number"], p["key"], p["language"], wide(p["text"]))
+        for section in sections
+        for p in section["paragraphs"]
     )
     notes = Counter(
-        (section["number"], n["paragraph"], n["language"], wide(n["text"])) for section in sections for n in section["notes"]
+        (section["number"], n["paragraph"], n["language"], wide(n["text"]))
+        for section in sections
+        for n in section["notes"]
     )
     return paragraphs, notes
 

@@ -15,13 +15,13 @@ import difflib
 import math
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
 
 from . import commentary
-from .vocabulary import example_letter
+from .vocabulary import example_letter, glyph_key
 
 SOURCE = languages.SOURCE
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“‘\"'(])")
@@ -55,7 +55,7 @@ class Placement:
 
 
 def place(official, paragraphs):
-    """Place the official units on `paragraphs` (the section's, in order)."""
+    """Place the official units on `paragraphs` (the section's, in order): the placement."""
     placement = Placement()
     if not paragraphs:
         placement.new_paragraphs = bool(official)
@@ -70,6 +70,43 @@ def place(official, paragraphs):
     placement.by_order = bool(rest) and not has_english
     _place_translations(rest, paragraphs, placement, has_english)
     return placement
+
+
+def split_joined(found, paragraphs):
+    """Units, where a unit in one language whose sentences are, in runs, those of different stored paragraphs (in
+    that language), or a stored paragraph's and commentary, is split into one unit per run, its notes going with the
+    last: paragraphs a PDF's wrapping joined. A unit that matches no stored text is left whole."""
+    theirs = {}  # language → [set of the paragraph's sentences]
+    result = []
+    for unit in found:
+        code = unit.only_language
+        if code is None or unit.label:
+            result.append(unit)
+            continue
+        if code not in theirs:
+            theirs[code] = [{glyph_key(s) for s in _sentences_in(code, p.text_in(code) or "")} for p in paragraphs]
+        mine = _sentences_in(code, unit.texts[code])
+        owners = [next((i for i, their in enumerate(theirs[code]) if glyph_key(s) in their), None) for s in mine]
+        runs = []
+        for sentence, owner in zip(mine, owners, strict=True):
+            if runs and runs[-1][0] == owner:
+                runs[-1][1].append(sentence)
+            else:
+                runs.append((owner, [sentence]))
+        # Sentences no stored paragraph has stay with their neighbours, unless they are commentary (polite).
+        apart = [run for run in runs if run[0] is not None or commentary.politeness("".join(run[1])) >= 0.5]
+        if len(runs) < 2 or len(apart) != len(runs) or not any(owner is not None for owner, _run in runs):
+            result.append(unit)
+            continue
+        glue = " " if code == SOURCE else ""
+        for position, (_owner, run) in enumerate(runs):
+            last = position == len(runs) - 1
+            result.append(replace(unit, texts={code: glue.join(run)}, notes=unit.notes if last else []))
+    return result
+
+
+def _sentences_in(code, text):
+    return sentences(text) if code == SOURCE else commentary.sentences(text)
 
 
 def place_english(found, paragraphs, placement):

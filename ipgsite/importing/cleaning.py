@@ -14,11 +14,13 @@ Text that was not wrapped (a line per paragraph) is joined only where a line doe
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import replace
 
 from .blocks import LINE, RUNNING
 from .vocabulary import (
     BOX_START,
     BULLET,
+    SECTION_TITLE,
     display_width,
     ends_sentence,
     heading,
@@ -34,6 +36,10 @@ PAGE_NUMBER = re.compile(
     r"第\s*\d{1,4}\s*[页頁]|\d{1,4}\s*(?:页|頁|ページ)|\d{1,4}\s*(?:of)\s*\d{1,4})$",
     re.IGNORECASE,
 )
+# A PDF's text gives a Kangxi radical (⼿) for the ideograph it looks like (手), and ligatures (ﬁ) for letters.
+RADICALS_AND_LIGATURES = re.compile("[\u2e80-\u2fdf\ufb00-\ufb06]")
+KATAKANA_DOT = re.compile("(?<=[\u30a0-\u30ff])\u2027|\u2027(?=[\u30a0-\u30ff])")  # ‧ for ・ between katakana
+LATIN_DASH = re.compile("(?<=[A-Za-z ])[\u2015\u2012](?=[A-Za-z ])")  # ― and ‒ a CJK font gives for — and –
 HYPHENS = ("-", "\u00ad", "\u2010", "\u2011")
 MARKUP = [
     (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),
@@ -57,6 +63,9 @@ def clean(blocks, known_words=frozenset()):
 
 
 def _tidy(text, markup):
+    text = RADICALS_AND_LIGATURES.sub(lambda match: unicodedata.normalize("NFKC", match.group(0)), text)
+    text = KATAKANA_DOT.sub("・", text)
+    text = LATIN_DASH.sub(lambda match: {"\u2015": "\u2014", "\u2012": "\u2013"}[match.group(0)], text)
     text = text.replace("\u3000", " ") if text.startswith("\u3000") or text.endswith("\u3000") else text
     if markup:
         for pattern, replacement in MARKUP:
@@ -139,10 +148,12 @@ def _mark_repeated(lines, blocks):
 def _join_wrapped(blocks, known_words):
     lines = [block for block in blocks if block.kind == LINE]
     paged = any(block.page for block in lines)
-    full = _full_width(lines) if not paged else 0
+    full = {} if paged else {cjk: _full_width([b for b in lines if is_cjk(b.text) == cjk]) for cjk in (True, False)}
+    measures = _measures([b for b in lines if is_cjk(b.text)], full.get(True, 0)) if not paged else set()
+    spaced = paged and sum(bool(block.gap) for block in lines) * 20 >= len(lines)
     words, compounds = _vocabulary(lines, known_words)
-    kept, previous = [], None  # previous: the last LINE kept, which a running line between does not hide
-    for block in blocks:
+    kept, previous, last = [], None, None  # the paragraph being joined (a running line between does not end it),
+    for block in blocks:  # and its last line
         if block.kind == RUNNING:
             kept.append(block)
             continue
@@ -150,12 +161,13 @@ def _join_wrapped(blocks, known_words):
             kept.append(block)
             previous = None
             continue
-        if previous is not None and _continues(previous, block, paged, full):
+        if previous is not None and _continues(previous, last, block, paged, full, spaced, measures):
             previous.text = _joined(previous.text, block.text, words, compounds)
-            previous.width = block.width
+            last = block
             continue
         kept.append(block)
-        previous = block
+        previous = last = replace(block)
+        kept[-1] = previous
     return kept
 
 
@@ -169,6 +181,15 @@ def _full_width(lines):
         return 0
     near = sum(0.8 * full <= width <= full * 1.02 for width in widths)
     return full if near * 10 >= 4 * len(widths) else 0
+
+
+def _measures(lines, full):
+    """The widths CJK lines of a paste were wrapped at: the full width, and narrower ones (an indented list) that
+    three lines or more share."""
+    if not full:
+        return set()
+    counts = Counter(display_width(block.text.strip()) for block in lines)
+    return {width for width, count in counts.items() if count >= 3 and width >= 0.75 * full}
 
 
 def _opens_unit(text):
@@ -185,9 +206,10 @@ def _opens_unit(text):
     )
 
 
-def _continues(previous, block, paged, full):
-    """Whether `block` is the next line of `previous`'s paragraph."""
-    new_page = paged and block.page != previous.page
+def _continues(previous, last, block, paged, full, spaced=False, measures=()):
+    """Whether `block` is the next line of `previous`'s paragraph, whose last line is `last`. In a PDF whose
+    paragraphs stand apart (`spaced`), a line close under another on its page is its paragraph's."""
+    new_page = paged and block.page != last.page
     if block.gap and not new_page:
         return False
     if _opens_unit(block.text) or heading(previous.text.strip()) or is_penalty_line(previous.text.strip()):
@@ -196,11 +218,22 @@ def _continues(previous, block, paged, full):
         return False
     if BOX_START.match(previous.text.strip()) and "[/alert]" in previous.text:
         return False
-    if paged:
-        return _filled(previous.width, previous.text, block.text, 1.0)
-    if full:
-        return _filled(display_width(previous.text.strip()), previous.text, block.text, full)
-    return not ends_sentence(previous.text)
+    if SECTION_TITLE.match(unicodedata.normalize("NFKC", previous.text)) and previous is last:
+        return False  # a section's title line
+    if spaced and not new_page:
+        return True
+    wrapped_at = full.get(is_cjk(last.text), 0)
+    if not paged and not wrapped_at:
+        return not ends_sentence(last.text)
+    filled = (
+        _filled(last.width, last.text, block.text, 1.0)
+        if paged
+        else _filled(display_width(last.text.strip()), last.text, block.text, wrapped_at)
+    )
+    if is_cjk(last.text):
+        width = display_width(last.text.strip())
+        return filled or any(measure - 3 <= width <= measure for measure in measures)
+    return filled or not ends_sentence(last.text)
 
 
 def _filled(width, text, following, full):
@@ -208,7 +241,7 @@ def _filled(width, text, following, full):
     columns = max(display_width(text.strip()), 1)
     per_column = width / columns
     first = following.strip().split(" ", 1)[0] if not is_cjk(following) else following.strip()[:1]
-    room = (display_width(first) + (0 if is_cjk(text) else 1)) * per_column
+    room = (display_width(first) + (2 if is_cjk(text) else 1)) * per_column  # CJK: a character's room for 、。
     return width + room > full * 0.98
 
 

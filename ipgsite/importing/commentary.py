@@ -60,10 +60,11 @@ def example_named(unit):
 
 
 def classify(units):
-    """Mark commentary, and attach each run of it to the official unit before it as notes: [(unit, example)].
+    """Mark commentary, and attach each run of it to the official unit before it as notes.
 
-    Returns the units of official text, and the commentary that comes before any official text."""
-    official, orphans, current = [], [], None  # current: the note being written, [texts by language]
+    Returns the units of official text, and the commentary that comes before any official text. A box is a note of
+    its own, but for a paragraph in it that opens on an example's letter, which starts a note on that example."""
+    official, orphans, current = [], [], None  # current: the note being written
     for unit in units:
         if not is_commentary(unit):
             official.append(unit)
@@ -73,10 +74,23 @@ def classify(units):
         if not official:
             orphans.append(unit)
             continue
-        example = example_named(unit)
-        if current is None or unit.box or example or current["box"]:
-            current = {"texts": {}, "example": example, "box": unit.box, "line": unit.line, "where": unit.where}
-            official[-1].notes.append(current)
-        for code, text in unit.texts.items():
-            current["texts"][code] = f"{current['texts'][code]}\n\n{text}" if code in current["texts"] else text
+        for position, piece in enumerate(_pieces(unit)):
+            example = example_named(piece)
+            if current is None or (unit.box and not position) or example or current["box"] != unit.box:
+                current = {"texts": {}, "example": example, "box": unit.box, "line": unit.line, "where": unit.where}
+                official[-1].notes.append(current)
+            for code, text in piece.texts.items():
+                current["texts"][code] = f"{current['texts'][code]}\n\n{text}" if code in current["texts"] else text
     return official, orphans
+
+
+def _pieces(unit):
+    """A box's paragraphs, each as a unit of its own; any other unit whole."""
+    if not unit.box:
+        return [unit]
+    code, text = next(iter(unit.texts.items()))
+    return [
+        type(unit)(texts={code: paragraph}, box=True, line=unit.line, where=unit.where)
+        for paragraph in text.split("\n\n")
+        if paragraph.strip()
+    ]

@@ -18,7 +18,7 @@ from ipgsite.releases.diffing import diff_html
 
 from . import alignment, cleaning, commentary, readers, sections, units
 from .blocks import Unreadable
-from .vocabulary import squeezed
+from .vocabulary import glyph_key, squeezed
 
 SOURCE = languages.SOURCE
 CHANGED_NOTE = 0.6  # a note this close to a stored one is a change of it
@@ -85,7 +85,9 @@ class NoteProposal:
 
     @property
     def same(self):
-        return self.note is not None and squeezed(self.current) == squeezed(self.text)
+        if self.note is None:
+            return False
+        return squeezed(self.current) == squeezed(self.text) or glyph_key(self.current) == glyph_key(self.text)
 
     @property
     def kind(self):
@@ -360,9 +362,9 @@ def propose_section(section, raw, cjk_language="auto"):
 def propose(section, blocks, cjk_language="auto", stored=None):
     """Propose, for `section`, where each unit of a section's blocks goes."""
     stored = stored or Stored({section.number: section})
-    read = units.read(blocks, cjk_language)
-    official, orphans = commentary.classify(read)
     paragraphs = stored.paragraphs(section)
+    read = alignment.split_joined(units.read(blocks, cjk_language), paragraphs)
+    official, orphans = commentary.classify(read)
     placement = alignment.place(official, paragraphs)
     proposal = SectionProposal(
         section=section, unplaced=list(orphans), by_order=placement.by_order, new_paragraphs=placement.new_paragraphs
@@ -414,6 +416,8 @@ def _rows(proposal, official, placement, stored):
             if texts:
                 text = ("" if code in languages.CJK else " ").join(texts)
                 current = (paragraph.text_in(code) or "") if paragraph else ""
+                if current and glyph_key(text) == glyph_key(current):
+                    text = current  # only glyphs a PDF gives for one another differ: the stored text stands
                 row.proposals.append(Proposal(code=code, current=current, imported=text, sure=sure[(key, code)]))
         proposal.rows.append(row)
 
@@ -444,8 +448,11 @@ def _match_stored_notes(notes, stored_notes):
     used = set()
     for note in notes:
         for stored in stored_notes.get((note.key, note.code), ()):
-            if squeezed(stored.body_in(note.code)) == squeezed(note.text):
-                note.note, note.current = stored, stored.body_in(note.code)
+            body = stored.body_in(note.code)
+            if squeezed(body) == squeezed(note.text) or glyph_key(body) == glyph_key(note.text):
+                note.note, note.current = stored, body
+                if glyph_key(body) == glyph_key(note.text):
+                    note.text = body  # only glyphs a PDF gives for one another differ: the stored note stands
                 used.add(stored.pk)
                 break
     for note in notes:

@@ -16,13 +16,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .blocks import HEADING, ITEM, LINE, PARAGRAPH, RUNNING
-from .vocabulary import PART_ORDER, display_width, heading, inline_heading, is_penalty_line
+from .blocks import HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
+from .vocabulary import PART_ORDER, SECTION_TITLE, display_width, heading, inline_heading, is_penalty_line
 
-TITLE = re.compile(
-    r"^\s*(?:IPG\s*)?(?:(\d{1,2}\.\d{1,2})\.?|(?:Appendix|附录|附錄|付録)\s*([A-Z])\b\.?)(?=\s|$|[^\d.])\s*(.*)$",
-    re.IGNORECASE,
-)
 SEPARATORS = re.compile(r"[\s—–\-~─―:：・·|()（）\[\]【】〔〕「」]+")
 
 
@@ -76,7 +72,9 @@ def _title_like(block):
     text = block.text.strip()
     if block.kind == HEADING:
         return True
-    if block.kind not in (LINE, PARAGRAPH, ITEM) or "\n" in text or " | " in text:
+    if block.kind == ROW and sum(bool(cell.strip()) for cell in block.cells) != 1:
+        return False
+    if block.kind not in (LINE, PARAGRAPH, ITEM, ROW) or "\n" in text or " | " in text:
         return False
     return display_width(text) <= 120 and not text.rstrip("\"'”’」』）)").endswith((".", "。", "!", "?", "！", "？"))
 
@@ -86,7 +84,7 @@ def heading_of(block, outline):
     if block.kind == RUNNING or not _title_like(block):
         return "", ""
     text = unicodedata.normalize("NFKC", block.text.strip())
-    match = TITLE.match(text)
+    match = SECTION_TITLE.match(text)
     if not match:
         return "", ""
     number = match.group(1) or match.group(2).upper()
@@ -128,7 +126,7 @@ def split(blocks, outline):
 
 
 def _running_number(block, outline):
-    match = TITLE.match(unicodedata.normalize("NFKC", block.text.strip()))
+    match = SECTION_TITLE.match(unicodedata.normalize("NFKC", block.text.strip()))
     if not match:
         return ""
     number = match.group(1) or (match.group(2) or "").upper()

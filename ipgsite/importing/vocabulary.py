@@ -53,6 +53,11 @@ BOX_END = "[/alert]"
 LABEL = re.compile(
     r"^\s*(?:[•·*\-–]\s*)?(?:例\s*)?(?:\(([A-Z]|\d{1,2})\)(?![はがのをにでもと、,])\s*|([A-Z]|\d{1,2})[.)．](?=\s))\s*"
 )
+# A section heading's shape (read on the NFKC form): "2.3 …", "IPG 2.3 …", "2.3. …", "Appendix A …".
+SECTION_TITLE = re.compile(
+    r"^\s*(?:IPG\s*)?(?:(\d{1,2}\.\d{1,2})\.?|(?:Appendix|附录|附錄|付録)\s*([A-Z])\b\.?)(?=\s|$|[^\d.])\s*(.*)$",
+    re.IGNORECASE,
+)
 EXAMPLE_OPENING = re.compile(r"^例\s*[(（]([A-ZＡ-Ｚ])[)）]")
 MARKERS = re.compile(r"^\s*(?:【(?:解説|注釈|注|コメント|補足)】|〔(?:解説|注)〕|※|\[(?:解説|注)\])\s*")
 CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{HALFWIDTH_KANA}]")
@@ -100,7 +105,7 @@ def is_penalty_line(line):
         return False
     for word in PENALTY_WORDS:
         rest = rest.replace(word, " ")
-    return not rest.strip(" –—-:【】")
+    return not rest.strip(" –—‒―─-:【】")
 
 
 def label_of(line):
@@ -167,3 +172,16 @@ def display_width(text):
 def squeezed(text):
     """Text as compared for "the same": NFKC (width aside), no whitespace."""
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text or ""))
+
+
+# Characters a PDF's fonts give for one another: one glyph drawn for several dashes, or for several middle dots.
+CONFUSABLE = str.maketrans(dict.fromkeys("‐‑‒–—―─━−", "-") | dict.fromkeys("‧･·•", "・"))
+CJK_OR_PUNCTUATION = f"[{KANA_BLOCKS}{HAN_BMP}、。，：；（）「」]"
+SPACE_BY_CJK = re.compile(f"\\s+(?={CJK_OR_PUNCTUATION})|(?<={CJK_OR_PUNCTUATION})\\s+")
+
+
+def glyph_key(text):
+    """Text as a PDF's glyphs give it: width aside, dashes one dash, middle dots one dot, no space beside CJK.
+    Two texts with one key differ only in what a PDF cannot tell apart."""
+    text = unicodedata.normalize("NFKC", text or "").translate(CONFUSABLE)
+    return re.sub(r"\s+", " ", SPACE_BY_CJK.sub("", text)).strip()

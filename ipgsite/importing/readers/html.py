@@ -60,6 +60,8 @@ MAIN = (
 )
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 BLOCKS = HEADINGS | {
+    "html",
+    "body",
     "p",
     "div",
     "ul",
