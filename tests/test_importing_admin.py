@@ -34,7 +34,7 @@ def test_the_page_proposes_the_notes_and_applies_them(ipg):
     html = page.content.decode()
     assert page.status_code == 200 and "Proposed notes" in html
     assert html.count('data-note-on="') == 19 and 'data-note-on="example-c"' in html
-    assert sorted(ticked(html)) == sorted(f"note:{index}" for index in range(19))  # the official text is the same
+    assert sorted(ticked(html)) == sorted(f"1:note:{index}" for index in range(19))  # the official text is the same
     response = ja.post(
         URL,
         {
@@ -56,8 +56,8 @@ def test_a_change_to_stored_text_is_not_ticked_and_shows_its_diff(ipg):
     html = ja.post(URL, {"raw": seed("001"), "cjk": "auto", "propose": "1"}).content.decode()
     row = re.search(r'<tr class="tr-proposal-changed" data-key="example-b" data-language="ja">.*?</tr>', html, re.S)
     assert row and "<del>3</del><ins>2</ins>" in row.group(0)
-    assert 'value="example-b:ja"' in row.group(0) and "checked" not in row.group(0)
-    assert "example-b:ja" not in ticked(html)
+    assert 'value="1:example-b:ja"' in row.group(0) and "checked" not in row.group(0)
+    assert "1:example-b:ja" not in ticked(html)
 
 
 def test_the_ticked_rows_are_applied_together_or_not_at_all(ipg):
@@ -67,7 +67,7 @@ def test_the_ticked_rows_are_applied_together_or_not_at_all(ipg):
     ja = client_for(translator("ja"))
     html = ja.post(URL, {"raw": seed("001"), "cjk": "auto", "propose": "1"}).content.decode()
     chosen = ticked(html)
-    assert {"example-b:ja", "upgrade-1:ja", "note:0"} <= set(chosen)
+    assert {"1:example-b:ja", "1:upgrade-1:ja", "1:note:0"} <= set(chosen)
     write("2.3", "upgrade-1", "ja", "誰かが先に書いた。")  # someone else, after the proposal was shown
     response = ja.post(URL, {"raw": seed("001"), "cjk": "auto", "apply": "1", "take": chosen, **revisions(html)})
     assert response.status_code == 409 and "Nothing was imported." in response.content.decode()

@@ -8,6 +8,8 @@ DokuWiki's `\\\\`): each is a line of the paragraph, as in a text file.
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 HEADING = "heading"
 PARAGRAPH = "paragraph"
 ITEM = "item"  # a list item; `label` holds an ordered list's number
@@ -32,8 +34,8 @@ class Block:
     def where(self):
         """Where the block starts, for a message: "line 12", "page 3, line 5"."""
         if self.page:
-            return f"page {self.page}, line {self.line}"
-        return f"line {self.line}"
+            return _("page %(page)d, line %(line)d") % {"page": self.page, "line": self.line}
+        return _("line %(line)d") % {"line": self.line}
 
 
 class Unreadable(Exception):

@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from .blocks import HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
 from .vocabulary import PART_ORDER, SECTION_TITLE, display_width, heading, inline_heading, is_penalty_line
 
@@ -44,8 +46,12 @@ class Document:
             return self.where
         first, last = located[0], located[-1]
         if first.page:
-            return f"page {first.page}" if first.page == last.page else f"pages {first.page}–{last.page}"
-        return f"line {first.line}" if first.line == last.line else f"lines {first.line}–{last.line}"
+            if first.page == last.page:
+                return _("page %(page)d") % {"page": first.page}
+            return _("pages %(first)d–%(last)d") % {"first": first.page, "last": last.page}
+        if first.line == last.line:
+            return _("line %(line)d") % {"line": first.line}
+        return _("lines %(first)d–%(last)d") % {"first": first.line, "last": last.line}
 
 
 class Outline:
@@ -92,10 +98,11 @@ def heading_of(block, outline):
     if number in outline:
         return (number, "") if outline.names_section(number, rest) else ("", "")
     if rest and (block.kind == HEADING or not re.match(r"^[\d.,%]", rest)):
-        return "", (
-            f"{block.where().capitalize()}: “{block.text.strip()[:80]}” is a section heading, but the IPG has no "
-            f"section {number}."
-        )
+        return "", _("%(where)s: “%(heading)s” is a section heading, but the IPG has no section %(number)s.") % {
+            "where": block.where().capitalize(),
+            "heading": block.text.strip()[:80],
+            "number": number,
+        }
     return "", ""
 
 

@@ -13,7 +13,12 @@ A file is refused, with a message that says why, before any work: over `MAX_BYTE
 empty, not UTF-8 (the text kinds), or not a file of its kind.
 """
 
-from ..blocks import Unreadable, normalise
+from dataclasses import asdict
+
+from django.core import signing
+from django.utils.translation import gettext as _
+
+from ..blocks import Block, Unreadable, normalise
 from . import docx, html, markdown, pdf, table, text
 
 MAX_BYTES = 4_000_000  # a whole IPG, as a PDF with its fonts, is well under 2 MB
@@ -38,10 +43,13 @@ def too_large(size, name="The document"):
     """The message for a file over the limit, or "" for one within it."""
     if size <= MAX_BYTES:
         return ""
-    return (
-        f"{name} is {size / 1_000_000:.1f} MB; the importer takes documents up to {MAX_BYTES // 1_000_000} MB "
-        "(a whole IPG is well under 2 MB)."
-    )
+    return _(
+        "%(name)s is %(size).1f MB; the importer takes documents up to %(limit)d MB (a whole IPG is well under 2 MB)."
+    ) % {
+        "name": name,
+        "size": size / 1_000_000,
+        "limit": MAX_BYTES // 1_000_000,
+    }
 
 
 def kind_of(name, data):
@@ -66,7 +74,7 @@ def read(data, name=""):
     if problem:
         raise Unreadable(problem)
     if not data.strip():
-        raise Unreadable(f"{name or 'The document'} is empty.")
+        raise Unreadable(_("%(name)s is empty.") % {"name": name or _("The document")})
     kind = kind_of(name, data)
     if kind == "pdf":
         blocks = pdf.read(data)
@@ -83,15 +91,15 @@ def read(data, name=""):
         else:
             blocks = text.read(decoded)
     if not any(block.text.strip() or any(cell.strip() for cell in block.cells) for block in blocks):
-        raise Unreadable(f"{name or 'The document'} holds no text the importer can read.")
+        raise Unreadable(_("%(name)s holds no text the importer can read.") % {"name": name or _("The document")})
     return kind, blocks
 
 
 def read_text(raw):
     """The blocks of a paste (text already decoded)."""
     if not raw.strip():
-        raise Unreadable("The text is empty.")
-    problem = too_large(len(raw.encode("utf-8")), "The text")
+        raise Unreadable(_("The text is empty."))
+    problem = too_large(len(raw.encode("utf-8")), _("The text"))
     if problem:
         raise Unreadable(problem)
     return text.read(raw)
@@ -101,7 +109,36 @@ def decode(data, name=""):
     try:
         return normalise(data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
-        raise Unreadable(f"{name or 'The document'} is not UTF-8 text (byte {error.start}).") from error
+        raise Unreadable(
+            _("%(name)s is not UTF-8 text (byte %(byte)d).") % {"name": name or _("The document"), "byte": error.start}
+        ) from error
 
 
-__all__ = ["MAX_BYTES", "Unreadable", "read", "read_text", "kind_of", "too_large", "KINDS", "ACCEPTED"]
+SALT = "ipgsite.importing.document"
+
+
+def pack(blocks):
+    """A document's blocks as a signed, compressed token: what a form carries from the proposal to its apply."""
+    return signing.dumps([asdict(block) for block in blocks], salt=SALT, compress=True)
+
+
+def unpack(token):
+    """The blocks a token holds; Unreadable for a token this site did not sign."""
+    try:
+        return [Block(**values) for values in signing.loads(token, salt=SALT)]
+    except (signing.BadSignature, TypeError, ValueError) as error:
+        raise Unreadable(_("The document sent back is not the one proposed: choose it again.")) from error
+
+
+__all__ = [
+    "MAX_BYTES",
+    "Unreadable",
+    "read",
+    "read_text",
+    "kind_of",
+    "too_large",
+    "pack",
+    "unpack",
+    "KINDS",
+    "ACCEPTED",
+]

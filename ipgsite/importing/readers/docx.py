@@ -6,6 +6,8 @@ import io
 import re
 import zipfile
 
+from django.utils.translation import gettext as _
+
 from ..blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block, Unreadable
 
 QUOTE_STYLES = re.compile(r"quote|note|box|comment|annotation", re.IGNORECASE)
@@ -23,7 +25,7 @@ def read(data):
     try:
         document = docx.Document(io.BytesIO(data))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as error:
-        raise Unreadable("The file is not a Word document (.docx) that can be read.") from error
+        raise Unreadable(_("The file is not a Word document (.docx) that can be read.")) from error
     blocks, numbers = [], {}
     for position, child in enumerate(document.element.body.iterchildren(), 1):
         if child.tag == qn("w:p"):

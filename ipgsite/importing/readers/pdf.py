@@ -6,6 +6,8 @@ headers, footers and page numbers, are the cleaning stage's work, the same as fo
 import io
 import logging
 
+from django.utils.translation import gettext as _
+
 from ..blocks import LINE, Block, Unreadable
 
 
@@ -26,9 +28,9 @@ def read(data):
                     lines.extend(line for line in box if isinstance(line, LTTextLine) and line.get_text().strip())
             blocks.extend(_blocks(number, lines))
     except (PDFPasswordIncorrect, PDFEncryptionError) as error:
-        raise Unreadable("The PDF is encrypted: save it without a password and import it again.") from error
+        raise Unreadable(_("The PDF is encrypted: save it without a password and import it again.")) from error
     except (PDFException, PSException, ValueError, KeyError, TypeError, AssertionError) as error:
-        raise Unreadable("The file is not a PDF that can be read.") from error
+        raise Unreadable(_("The file is not a PDF that can be read.")) from error
     return blocks
 
 
