@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Alias, Note, Part, Section
+from ipgsite.ipg.models import Alias, Note, Paragraph, Part, Section
 from ipgsite.releases.diffing import diff_html
 
 from . import alignment, cleaning, commentary, readers, sections, units
@@ -179,9 +179,12 @@ class Stored:
         self._paragraphs, self._notes, self._outline = {}, {}, None
 
     def paragraphs(self, section):
-        if section.number not in self._paragraphs:
-            self._paragraphs[section.number] = list(section.paragraphs.order_by("order"))
-        return self._paragraphs[section.number]
+        if not self._paragraphs:
+            by_id = {s.pk: number for number, s in self.sections.items()}
+            self._paragraphs = {number: [] for number in self.sections}
+            for paragraph in Paragraph.objects.filter(section_id__in=by_id).order_by("section_id", "order"):
+                self._paragraphs[by_id[paragraph.section_id]].append(paragraph)
+        return self._paragraphs.get(section.number, [])
 
     def notes(self, section):
         """{(key, language): [notes]}, in order."""
@@ -209,11 +212,11 @@ class Stored:
         return self._outline
 
     def english_words(self):
+        """The stored English's words (lower case): the words a PDF's line-end hyphen may split."""
         words = set()
         for section in self.sections.values():
-            if section.number in self._paragraphs or section.paragraphs.exists():
-                for paragraph in self.paragraphs(section):
-                    words.update(word.lower() for word in cleaning.WORD.findall(paragraph.text_in(SOURCE) or ""))
+            for paragraph in self.paragraphs(section):
+                words.update(word.lower() for word in cleaning.WORD.findall(paragraph.text_in(SOURCE) or ""))
         return {part for word in words for part in word.split("-")}
 
 
@@ -302,7 +305,7 @@ def propose_blocks(blocks, sections_by_number=None, cjk_language="auto", number=
                 % {"pasted": title_number, "here": number},
             )
         proposals.append(proposal)
-    return proposals, problems
+    return proposals, list(dict.fromkeys(problems))  # one message per problem, however often it is met
 
 
 def _headless_problem(document):

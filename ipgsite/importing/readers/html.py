@@ -101,6 +101,9 @@ def read(data, whole=False, newlines=False):
 
 
 def main_content(root):
+    for element in list(root.iter()):
+        if element.getparent() is not None and element.tag not in ("html", "body") and _skipped(element):
+            element.drop_tree()  # navigation, menus, sidebars, footers: never the content, whatever picks it
     for path in MAIN:
         found = [element for element in root.xpath(path) if _text_length(element) > 200]
         if found:
