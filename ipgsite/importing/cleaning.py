@@ -40,6 +40,7 @@ PAGE_NUMBER = re.compile(
 RADICALS_AND_LIGATURES = re.compile("[\u2e80-\u2fdf\ufb00-\ufb06]")
 KATAKANA_DOT = re.compile("(?<=[\u30a0-\u30ff])\u2027|\u2027(?=[\u30a0-\u30ff])")  # ‧ for ・ between katakana
 LATIN_DASH = re.compile("(?<=[A-Za-z ])[\u2015\u2012](?=[A-Za-z ])")  # ― and ‒ a CJK font gives for — and –
+PAGE_WORDS = re.compile(r"page|\bp\.|\d\s*(?:of|/)\s*\d|页|頁|ページ")  # a running line that holds a page number
 HYPHENS = ("-", "\u00ad", "\u2010", "\u2011")
 MARKUP = [
     (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),
@@ -77,9 +78,11 @@ def _tidy(text, markup):
 
 
 def _key(text):
-    """A line as running lines are compared: width, case and spacing aside, every number the same."""
+    """A line as running lines are compared: width, case and spacing aside, and a page number's digits aside."""
     text = unicodedata.normalize("NFKC", text).lower()
-    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text)).strip()
+    if PAGE_WORDS.search(text):
+        text = re.sub(r"\d+", "#", text)
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def is_page_number(text):

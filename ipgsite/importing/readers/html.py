@@ -105,7 +105,7 @@ def main_content(root):
         if element.getparent() is not None and element.tag not in ("html", "body") and _skipped(element):
             element.drop_tree()  # navigation, menus, sidebars, footers: never the content, whatever picks it
     for path in MAIN:
-        found = [element for element in root.xpath(path) if _text_length(element) > 200]
+        found = [element for element in root.xpath(path) if _text_length(element) > 20]
         if found:
             return max(found, key=_text_length) if len(found) > 1 else found[0]
     return _readability(root)
