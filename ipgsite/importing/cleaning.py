@@ -131,7 +131,8 @@ def _mark_page_edges(lines):
 
 
 def _mark_repeated(lines, blocks):
-    """In a paste: short lines that repeat three times, or twice beside a page number."""
+    """In a paste: short lines that repeat three times, or twice beside a page number. A section's title repeats
+    as a running header only beside a page number: a document may hold a section more than once."""
     counts = Counter(_key(block.text) for block in lines if _may_run(block.text))
     near_number = set()
     for index, block in enumerate(blocks):
@@ -141,7 +142,9 @@ def _mark_repeated(lines, blocks):
                     near_number.add(id(other))
     for block in lines:
         count = counts.get(_key(block.text), 0)
-        if count >= 3 or (count >= 2 and id(block) in near_number):
+        near = id(block) in near_number
+        title = bool(SECTION_TITLE.match(unicodedata.normalize("NFKC", block.text)))
+        if (count >= 2 and near) or (count >= 3 and not title):
             block.kind = RUNNING
 
 
