@@ -12,6 +12,7 @@ little, or a part holds as many units as paragraphs; the rest is uncertain: prop
 """
 
 import difflib
+import functools
 import math
 import re
 import unicodedata
@@ -86,7 +87,8 @@ def split_joined(found, paragraphs):
         if code not in theirs:
             theirs[code] = [{glyph_key(s) for s in _sentences_in(code, p.text_in(code) or "")} for p in paragraphs]
         mine = _sentences_in(code, unit.texts[code])
-        owners = [next((i for i, their in enumerate(theirs[code]) if glyph_key(s) in their), None) for s in mine]
+        keys = [glyph_key(sentence) for sentence in mine]
+        owners = [next((i for i, their in enumerate(theirs[code]) if key in their), None) for key in keys]
         runs = []
         for sentence, owner in zip(mine, owners, strict=True):
             if runs and runs[-1][0] == owner:
@@ -282,8 +284,10 @@ def sentences(text):
     return [s for s in SENTENCE_END.split(text.strip()) if s]
 
 
+@functools.lru_cache(maxsize=65536)
 def _similarity(a, b):
-    """How alike two normalised sentences are (0 where they are not close)."""
+    """How alike two normalised sentences are (0 where they are not close). Kept for the sentences a document
+    repeats (the same section printed twice, a paste of several copies)."""
     if a == b:
         return 1.0
     if min(len(a), len(b)) < 0.73 * max(len(a), len(b)):  # then the ratio cannot reach 0.85

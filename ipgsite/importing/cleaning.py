@@ -107,6 +107,7 @@ def _mark_running(blocks):
     paged = [block for block in lines if block.page]
     if paged:
         _mark_page_edges(paged)
+        _page_tops(paged)
     plain = [block for block in lines if not block.page and block.kind == LINE]
     if plain:
         _mark_repeated(plain, blocks)
@@ -130,21 +131,59 @@ def _mark_page_edges(lines):
                 block.kind = RUNNING
 
 
+def _full_line(block, full):
+    """A line as wide as the paste's text is wrapped at: text, not a running header."""
+    width = full.get(is_cjk(block.text), 0)
+    return bool(width) and display_width(block.text.strip()) >= 0.9 * width
+
+
+def _page_tops(lines):
+    """A page's first line of text, under its running header, may go on from the page before: the space above it
+    (the header's) says nothing."""
+    seen = set()
+    for block in lines:
+        if block.kind == LINE and block.page not in seen:
+            block.gap = 0
+        if block.kind == LINE:
+            seen.add(block.page)
+
+
 def _mark_repeated(lines, blocks):
-    """In a paste: short lines that repeat three times, or twice beside a page number. A section's title repeats
-    as a running header only beside a page number: a document may hold a section more than once."""
-    counts = Counter(_key(block.text) for block in lines if _may_run(block.text))
+    """In a paste: short lines that repeat, beside other lines each time. Where the paste has page numbers, a line
+    that stands beside one every time it comes (twice or more), but maybe at the top of the first page, and, for a
+    section's title, before other text each time; where it has none, a line that comes three
+    times or more and is not a section's title. A document that holds a text twice repeats its lines beside the same
+    lines."""
+    keys = [_key(block.text) if _may_run(block.text) else None for block in lines]
+    counts = Counter(key for key in keys if key)
+    once = [block for block, key in zip(lines, keys, strict=True) if counts.get(key, 0) < 2]
+    full = {cjk: _full_width([b for b in once if is_cjk(b.text) == cjk]) for cjk in (True, False)}
+    keys = [None if key and _full_line(block, full) else key for block, key in zip(lines, keys, strict=True)]
+    counts = Counter(key for key in keys if key)
+    neighbours, nexts = {}, {}  # key → the (line before, line after) pairs it stands between; the lines after
+    for index, key in enumerate(keys):
+        if key and counts[key] >= 2:
+            before = _key(lines[index - 1].text) if index else ""
+            after = _key(lines[index + 1].text) if index + 1 < len(lines) else ""
+            neighbours.setdefault(key, set()).add((before, after))
+            nexts.setdefault(key, set()).add(after)
     near_number = set()
     for index, block in enumerate(blocks):
         if block.kind == RUNNING and not block.page:
             for other in blocks[max(0, index - 2) : index + 3]:
                 if other.kind == LINE:
                     near_number.add(id(other))
-    for block in lines:
-        count = counts.get(_key(block.text), 0)
-        near = id(block) in near_number
+    near = Counter(key for block, key in zip(lines, keys, strict=True) if key and id(block) in near_number)
+    for block, key in zip(lines, keys, strict=True):
+        count = counts.get(key, 0) if key else 0
+        varied = len(neighbours.get(key, ()))
         title = bool(SECTION_TITLE.match(unicodedata.normalize("NFKC", block.text)))
-        if (count >= 2 and near) or (count >= 3 and not title):
+        if near_number:  # a paste with page numbers: its running lines stand beside them (but on the first page)
+            # A section's title that a document holds twice is followed by its text: a running one is not.
+            varied_after = not title or len(nexts.get(key, ())) * 2 > count
+            if count >= 2 and varied >= 2 and near[key] >= count - 1 and varied_after:
+                block.kind = RUNNING
+        elif count >= 3 and varied * 2 >= count and not title:
             block.kind = RUNNING
 
 
@@ -199,10 +238,12 @@ def _measures(lines, full):
 
 
 def _opens_unit(text):
-    """A line that opens a paragraph of its own whatever came before: a bullet, a label, a heading, a marker."""
+    """A line that opens a paragraph of its own whatever came before: a bullet, a label, a heading, a marker, a
+    section's title."""
     stripped = text.strip()
     return bool(
         BULLET.match(text)
+        or (SECTION_TITLE.match(unicodedata.normalize("NFKC", stripped)) and not ends_sentence(stripped))
         or label_of(stripped)[0]
         or heading(stripped)
         or is_penalty_line(stripped)
@@ -224,10 +265,10 @@ def _continues(previous, last, block, paged, full, spaced=False, measures=()):
         return False
     if BOX_START.match(previous.text.strip()) and "[/alert]" in previous.text:
         return False
+    if spaced and not new_page:
+        return True  # a title too, wrapped on two lines
     if SECTION_TITLE.match(unicodedata.normalize("NFKC", previous.text)) and previous is last:
         return False  # a section's title line
-    if spaced and not new_page:
-        return True
     wrapped_at = full.get(is_cjk(last.text), 0)
     if not paged and not wrapped_at:
         return not ends_sentence(last.text)

@@ -21,6 +21,7 @@ from .blocks import Unreadable
 from .vocabulary import glyph_key, squeezed
 
 SOURCE = languages.SOURCE
+SHORTER = 0.8  # a changed text shorter than this share of the stored one is uncertain
 CHANGED_NOTE = 0.6  # a note this close to a stored one is a change of it
 FOUND_BY_CONTENT = 0.5  # the share of a text's paragraphs that must match a section's to be that section's
 
@@ -339,19 +340,21 @@ def _section_by_content(document, stored, cjk_language):
 
 
 def _matches(official, paragraphs):
-    """How many units match a stored paragraph: by their English, else by the stored text of their language."""
+    """How many units match a stored paragraph: by their English, else by the stored sentences of their language
+    (half of a unit's sentences at least)."""
     count = alignment.english_matches(official, paragraphs)
-    stored_texts = {}
+    stored = {}
     for paragraph in paragraphs:
         for code in languages.CJK:
             text = paragraph.text_in(code)
             if text:
-                stored_texts.setdefault(code, set()).add(squeezed(text))
+                stored.setdefault(code, set()).update(glyph_key(s) for s in commentary.sentences(text))
     for unit in official:
-        if SOURCE in unit.texts:
+        if SOURCE in unit.texts or not unit.only_language:
             continue
         code, text = next(iter(unit.texts.items()))
-        if squeezed(text) in stored_texts.get(code, ()):
+        mine = commentary.sentences(text)
+        if mine and sum(glyph_key(s) in stored.get(code, ()) for s in mine) * 2 >= len(mine):
             count += 1
     return count
 
@@ -421,7 +424,11 @@ def _rows(proposal, official, placement, stored):
                 current = (paragraph.text_in(code) or "") if paragraph else ""
                 if current and glyph_key(text) == glyph_key(current):
                     text = current  # only glyphs a PDF gives for one another differ: the stored text stands
-                row.proposals.append(Proposal(code=code, current=current, imported=text, sure=sure[(key, code)]))
+                # A text much shorter than the stored one may have lost a part the reading did not find: uncertain.
+                whole = not current or len(squeezed(text)) >= SHORTER * len(squeezed(current))
+                row.proposals.append(
+                    Proposal(code=code, current=current, imported=text, sure=sure[(key, code)] and whole)
+                )
         proposal.rows.append(row)
 
 

@@ -63,6 +63,10 @@ MARKERS = re.compile(r"^\s*(?:【(?:解説|注釈|注|コメント|補足)】|�
 CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{HALFWIDTH_KANA}]")
 KANA = re.compile(f"[{HIRAGANA}{KATAKANA}{HALFWIDTH_KATAKANA}]")  # letters only, not ー or ・
 LATIN = re.compile(r"[A-Za-z]")
+WIDE = re.compile(
+    "[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]"
+)
 SENTENCE_END = re.compile(r"[.!?。！？:：]$")
 CLOSERS = "\"'”’」』）)]】〕"
 
@@ -166,7 +170,7 @@ def join(code, first, second):
 
 def display_width(text):
     """The columns a line takes in a monospaced paste: two for a wide (CJK) character."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return len(text) + len(WIDE.findall(text))
 
 
 def squeezed(text):
