@@ -13,7 +13,7 @@ page numbers (as the corpus prints them), as many times as makes it 1 MB; its te
 (pypdf).
 
 It prints the median seconds and the peak memory (tracemalloc) of each, and of the baseline measured in the same run:
-reading the text and splitting it into sections (readers, cleaning, `sections.split`), with the ratios.
+reading the text and splitting it into sections (`ipgsite.documents`, cleaning, `sections.split`), with the ratios.
 """
 
 import argparse
@@ -35,7 +35,7 @@ SEED_SECTIONS = {"000": "2.3", "001": "2.3", "002": "2.4", "003": "2.3", "004": 
 
 def body(path):
     """A seed's text after its title line (its page text before the title dropped)."""
-    from ipgsite.importing.blocks import normalise
+    from ipgsite.documents.blocks import normalise
     from ipgsite.importing.vocabulary import SECTION_TITLE
 
     lines = normalise(path.read_text(encoding="utf-8")).split("\n")
@@ -133,7 +133,8 @@ def main():
         django.setup()
         from django.core.management import call_command
 
-        from ipgsite.importing import cleaning, readers, sections
+        from ipgsite import documents
+        from ipgsite.importing import cleaning, sections
         from ipgsite.importing.proposals import Stored, propose_document, propose_file
         from ipgsite.ipg.models import Section
 
@@ -146,7 +147,7 @@ def main():
         outline = Stored(by_number).outline()
 
         def baseline():
-            blocks = cleaning.clean(readers.read_text(path.read_text(encoding="utf-8")))
+            blocks = cleaning.clean(documents.read_text(path.read_text(encoding="utf-8")))
             return sections.split(blocks, outline)
 
         def propose():
@@ -174,7 +175,7 @@ def main():
             pasted.write_text(pdf_text(pdf), encoding="utf-8")
 
             def read_pdf():
-                return readers.read(pdf.read_bytes(), pdf.name)
+                return documents.read(pdf.read_bytes(), pdf.name)
 
             def propose_pdf():
                 return propose_file(pdf.read_bytes(), pdf.name, by_number)

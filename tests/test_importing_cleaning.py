@@ -5,10 +5,10 @@ import io
 
 import pytest
 
-from ipgsite.importing.blocks import BOX, HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
+from ipgsite.documents import docx as docx_reader
+from ipgsite.documents import dokuwiki, html, markdown, text
+from ipgsite.documents.blocks import BOX, HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
 from ipgsite.importing.cleaning import clean, is_page_number
-from ipgsite.importing.readers import docx as docx_reader
-from ipgsite.importing.readers import dokuwiki, html, markdown, text
 
 
 def texts(raw, known=frozenset()):

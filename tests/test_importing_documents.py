@@ -9,10 +9,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from importing_measure import languages_of, scores, seed
+from ipgsite.documents import text
+from ipgsite.documents.blocks import HEADING, LINE, Block
 from ipgsite.importing import cleaning
-from ipgsite.importing.blocks import HEADING, LINE, Block
 from ipgsite.importing.proposals import Stored
-from ipgsite.importing.readers import text
 from ipgsite.importing.sections import heading_of, split
 from people import SEEDS
 

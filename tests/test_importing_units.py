@@ -3,8 +3,8 @@ and commentary markers."""
 
 import pytest
 
+from ipgsite.documents import text
 from ipgsite.importing.cleaning import clean
-from ipgsite.importing.readers import text
 from ipgsite.importing.units import read
 from ipgsite.importing.vocabulary import heading, inline_heading, is_penalty_line, label_of
 

@@ -16,7 +16,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 
-from .blocks import LINE, RUNNING
+from ipgsite.documents.blocks import LINE, RUNNING
+
 from .vocabulary import (
     BOX_START,
     BULLET,

@@ -1,6 +1,6 @@
 """The proposal: for each section of a document, each paragraph's text beside what is stored, and each note.
 
-The pipeline's last stage: it reads (`readers`), cleans (`cleaning`), splits into sections (`sections`), reads
+The pipeline's last stage: it reads (`ipgsite.documents`), cleans (`cleaning`), splits into sections (`sections`), reads
 units and tells commentary from official text (`units`, `commentary`), places them (`alignment`), and compares
 what it placed with what is stored. Where a placing is uncertain, the text is proposed but not chosen: `--apply`
 and the admin's default leave it out. A note already stored on its paragraph (the same text, width and whitespace
@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from ipgsite import documents
+from ipgsite.documents.blocks import Unreadable
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Note, Paragraph, Part, Section
 from ipgsite.releases.diffing import diff_html
 
-from . import alignment, cleaning, commentary, readers, sections, units
-from .blocks import Unreadable
+from . import alignment, cleaning, commentary, sections, units
 from .vocabulary import glyph_key, squeezed
 
 SOURCE = languages.SOURCE
@@ -239,7 +240,7 @@ def _title_parts(title):
 def propose_file(data, name, sections_by_number=None, cjk_language="auto", number=None):
     """A proposal for each section of a file's bytes: (proposals, problems). Unreadable files are a problem."""
     try:
-        _kind, blocks = readers.read(data, name)
+        _kind, blocks = documents.read(data, name)
     except Unreadable as error:
         return [], [str(error)]
     return propose_blocks(blocks, sections_by_number, cjk_language, number)
@@ -249,7 +250,7 @@ def propose_document(raw, sections_by_number=None, cjk_language="auto", number=N
     """A proposal for each section of a paste: (proposals, problems). `number` names the section of a paste
     without a heading, or picks one section of a longer document."""
     try:
-        blocks = readers.read_text(raw)
+        blocks = documents.read_text(raw)
     except Unreadable as error:
         return [], [str(error)]
     return propose_blocks(blocks, sections_by_number, cjk_language, number)

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from .blocks import HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
+from ipgsite.documents.blocks import HEADING, ITEM, LINE, PARAGRAPH, ROW, RUNNING
+
 from .vocabulary import PART_ORDER, SECTION_TITLE, display_width, heading, inline_heading, is_penalty_line
 
 SEPARATORS = re.compile(r"[\s—–\-~─―:：・·|()（）\[\]【】〔〕「」]+")

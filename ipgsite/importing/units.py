@@ -10,10 +10,10 @@ commentary. Where headings are missing, a blank-line gap longer than the usual o
 
 from dataclasses import dataclass, field
 
+from ipgsite.documents.blocks import BOX, HEADING, ITEM, LINE, ROW, RUNNING
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
 
-from .blocks import BOX, HEADING, ITEM, LINE, ROW, RUNNING
 from .vocabulary import (
     BOX_END,
     BOX_START,

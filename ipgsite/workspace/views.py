@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ipgsite import documents
 from ipgsite.contentfiles.statuses import followed_release
 from ipgsite.editing import history, writing
 from ipgsite.editing.models import Change, State, Status, Translator
@@ -27,7 +28,7 @@ from ipgsite.editing.permissions import (
 )
 from ipgsite.editing.statuses import SOURCE, confirm, mark_reviewed, source_of
 from ipgsite.editing.writing import Conflict, clean_text, parse_revision
-from ipgsite.importing import applying, proposals, readers
+from ipgsite.importing import applying, proposals
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
@@ -637,7 +638,7 @@ def import_text(request, number):
     if request.method == "POST":
         try:
             blocks, packed = _import_document(request, raw)
-        except readers.Unreadable as error:
+        except documents.Unreadable as error:
             messages.error(request, str(error))
         else:
             found, problems = proposals.propose_blocks(blocks, None, cjk, default=section.number)
@@ -654,7 +655,7 @@ def import_text(request, number):
         section=section,
         raw=raw,
         document=packed,
-        accepted=",".join(readers.KINDS),
+        accepted=",".join(documents.KINDS),
         cjk=cjk,
         source=source,
         proposals=found,
@@ -670,17 +671,17 @@ def _import_document(request, raw):
     text, else the document proposed before. A file's size is checked before it is read."""
     upload = request.FILES.get("file")
     if upload is not None:
-        problem = readers.too_large(upload.size, upload.name)
+        problem = documents.too_large(upload.size, upload.name)
         if problem:
-            raise readers.Unreadable(problem)
-        _kind, blocks = readers.read(upload.read(), upload.name)
-        return blocks, readers.pack(blocks)
+            raise documents.Unreadable(problem)
+        _kind, blocks = documents.read(upload.read(), upload.name)
+        return blocks, documents.pack(blocks)
     if raw.strip():
-        return readers.read_text(raw), ""
+        return documents.read_text(raw), ""
     if request.POST.get("document"):
-        blocks = readers.unpack(request.POST["document"])
+        blocks = documents.unpack(request.POST["document"])
         return blocks, request.POST["document"]
-    raise readers.Unreadable(_("Paste the section's text, or choose a file, first."))
+    raise documents.Unreadable(_("Paste the section's text, or choose a file, first."))
 
 
 def _apply_import(request, found, source):

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from ipgsite.documents import ACCEPTED, MAX_BYTES, too_large
 from ipgsite.editing.writing import Conflict
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Section
@@ -13,7 +14,6 @@ from ipgsite.ipg.models import Section
 from ...applying import apply as apply_proposals
 from ...applying import everything
 from ...proposals import propose_file
-from ...readers import ACCEPTED, MAX_BYTES, too_large
 
 LEFT_OUT = 2  # the exit status of an --apply that wrote what was sure and left the rest out
 

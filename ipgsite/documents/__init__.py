@@ -1,4 +1,6 @@
-"""One reader per kind of file, each turning the file into blocks (`ipgsite.importing.blocks`).
+"""The documents translators hold, read: one reader per kind of file, each turning the file into the same blocks
+(`ipgsite.documents.blocks`: a heading, a paragraph, a list item, a box, a table row or a line, with where it came
+from). The importer (`ipgsite.importing`) takes it from there; this package imports nothing of the site.
 
 | kind | files | library |
 |---|---|---|
@@ -18,8 +20,8 @@ from dataclasses import asdict
 from django.core import signing
 from django.utils.translation import gettext as _
 
-from ..blocks import Block, Unreadable, normalise
 from . import docx, html, markdown, pdf, table, text
+from .blocks import Block, Unreadable, normalise
 
 MAX_BYTES = 4_000_000  # a whole IPG, as a PDF with its fonts, is well under 2 MB
 KINDS = {

@@ -6,8 +6,8 @@ or a two-column table copied from a spreadsheet (tab-separated); each is read by
 
 import re
 
-from ..blocks import LINE, Block, normalise
 from . import dokuwiki, markdown, table
+from .blocks import LINE, Block, normalise
 
 DOKUWIKI_HEADING = re.compile(r"^\s*={2,6}[^=].*?={2,6}\s*$", re.MULTILINE)
 DOKUWIKI_BREAK = re.compile(r"\\\\(?=\s|$)")

@@ -8,7 +8,7 @@ import logging
 
 from django.utils.translation import gettext as _
 
-from ..blocks import LINE, Block, Unreadable
+from .blocks import LINE, Block, Unreadable
 
 
 def read(data):

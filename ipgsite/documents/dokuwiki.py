@@ -5,7 +5,7 @@ a list's number is its item's `label`, a line break is a line of the paragraph."
 
 import re
 
-from ..blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block
+from .blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block
 
 HEADING_LINE = re.compile(r"^\s*(={2,6})\s*(.*?)\s*={2,6}\s*$")
 LIST_ITEM = re.compile(r"^(?: {2,}|\t+)([*\-])\s?(.*)$")

@@ -8,7 +8,7 @@ import zipfile
 
 from django.utils.translation import gettext as _
 
-from ..blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block, Unreadable
+from .blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block, Unreadable
 
 QUOTE_STYLES = re.compile(r"quote|note|box|comment|annotation", re.IGNORECASE)
 LIST_STYLES = re.compile(r"^list", re.IGNORECASE)

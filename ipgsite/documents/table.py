@@ -5,7 +5,7 @@ commas, tabs and line breaks)."""
 import csv
 import io
 
-from ..blocks import ROW, Block
+from .blocks import ROW, Block
 
 
 def is_tab_separated(raw):

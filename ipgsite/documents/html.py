@@ -12,7 +12,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from ..blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block
+from .blocks import BOX, HEADING, ITEM, PARAGRAPH, ROW, Block
 
 SKIPPED = {
     "script",
