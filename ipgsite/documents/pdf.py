@@ -21,7 +21,9 @@ def read(data):
     blocks = []
     logging.getLogger("pdfminer").setLevel(logging.ERROR)  # it warns of every font it reads without a box
     try:
-        for number, page in enumerate(extract_pages(io.BytesIO(data), laparams=LAParams()), 1):
+        for number, page in enumerate(
+            extract_pages(io.BytesIO(data), laparams=LAParams(boxes_flow=None)), 1
+        ):  # lines, sorted here
             lines = []
             for box in page:
                 if isinstance(box, LTTextContainer):
