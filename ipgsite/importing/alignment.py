@@ -271,6 +271,7 @@ def _parts_from_groups(found, paragraphs):
 # English sentences
 
 
+@functools.lru_cache(maxsize=65536)
 def normal(text):
     text = unicodedata.normalize("NFKC", text).lower()
     text = re.sub(r"[—–‐-]", "-", text)
@@ -280,8 +281,10 @@ def normal(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
+@functools.lru_cache(maxsize=65536)
 def sentences(text):
-    return [s for s in SENTENCE_END.split(text.strip()) if s]
+    """An English text's sentences (kept: a section's stored sentences are read for each of its proposals)."""
+    return tuple(s for s in SENTENCE_END.split(text.strip()) if s)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ipgsite.documents.blocks import LINE, RUNNING
+from ipgsite.ipg.text import CJK_RADICALS, KATAKANA, KATAKANA_MARKS
 
 from .vocabulary import (
     BOX_START,
@@ -38,8 +39,9 @@ PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # A PDF's text gives a Kangxi radical (⼿) for the ideograph it looks like (手), and ligatures (ﬁ) for letters.
-RADICALS_AND_LIGATURES = re.compile("[\u2e80-\u2fdf\ufb00-\ufb06]")
-KATAKANA_DOT = re.compile("(?<=[\u30a0-\u30ff])\u2027|\u2027(?=[\u30a0-\u30ff])")  # ‧ for ・ between katakana
+RADICALS_AND_LIGATURES = re.compile(f"[{CJK_RADICALS}\ufb00-\ufb06]")
+KATAKANA_LETTER = f"[{KATAKANA}{KATAKANA_MARKS}]"
+KATAKANA_DOT = re.compile(f"(?<={KATAKANA_LETTER})\u2027|\u2027(?={KATAKANA_LETTER})")  # ‧ for ・ between katakana
 LATIN_DASH = re.compile("(?<=[A-Za-z ])[\u2015\u2012](?=[A-Za-z ])")  # ― and ‒ a CJK font gives for — and –
 PAGE_WORDS = re.compile(r"page|\bp\.|\d\s*(?:of|/)\s*\d|页|頁|ページ")  # a running line that holds a page number
 HYPHENS = ("-", "\u00ad", "\u2010", "\u2011")
@@ -68,7 +70,6 @@ def _tidy(text, markup):
     text = RADICALS_AND_LIGATURES.sub(lambda match: unicodedata.normalize("NFKC", match.group(0)), text)
     text = KATAKANA_DOT.sub("・", text)
     text = LATIN_DASH.sub(lambda match: {"\u2015": "\u2014", "\u2012": "\u2013"}[match.group(0)], text)
-    text = text.replace("\u3000", " ") if text.startswith("\u3000") or text.endswith("\u3000") else text
     if markup:
         for pattern, replacement in MARKUP:
             text = pattern.sub(replacement, text)

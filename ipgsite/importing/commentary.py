@@ -7,6 +7,7 @@ A commentary box (`alert … [/alert]`, a rendered box) and a paragraph marked �
 commentary whatever their form. Commentary is on the official paragraph before it; a run of commentary
 paragraphs is one note, except that one opening on an example's letter ("例(C)は") is a note on that example."""
 
+import functools
 import re
 import unicodedata
 
@@ -27,8 +28,9 @@ OPENINGS = (
 PLAIN_OPENINGS = ("例えば",)  # opens official text too: counts only beside the polite form
 
 
+@functools.lru_cache(maxsize=65536)
 def sentences(text):
-    return [s for s in re.split(r"(?<=[。！？])", text.strip()) if s.strip()]
+    return tuple(s for s in re.split(r"(?<=[。！？])", text.strip()) if s.strip())
 
 
 def politeness(text):
@@ -55,8 +57,8 @@ def is_commentary(unit):
 
 def example_named(unit):
     """The example a commentary paragraph opens on ("例(C)は、…" → "c"), or ""."""
-    match = EXAMPLE_OPENING.match(next(iter(unit.texts.values()), ""))
-    return unicodedata.normalize("NFKC", match.group(1)).lower() if match else ""
+    match = EXAMPLE_OPENING.match(unicodedata.normalize("NFKC", next(iter(unit.texts.values()), "")[:8]))
+    return match.group(1).lower() if match else ""
 
 
 def classify(units):

@@ -7,12 +7,26 @@ Remedy / 进一步的修正 / 追加措置, Upgrade / 升级 / 格上げ, Penalt
 paragraph opening "例(C)は" is about example C. 【解説】 and ※ mark commentary.
 """
 
+import functools
 import re
 import unicodedata
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
-from ipgsite.ipg.text import HALFWIDTH_KANA, HALFWIDTH_KATAKANA, HAN_BMP, HIRAGANA, KANA_BLOCKS, KATAKANA
+from ipgsite.ipg.text import (
+    CJK_BMP,
+    CJK_COMPATIBILITY_FORMS,
+    FULLWIDTH_FORMS,
+    HALFWIDTH_KANA,
+    HALFWIDTH_KATAKANA,
+    HAN_BMP,
+    HAN_COMPATIBILITY,
+    HAN_SUPPLEMENTARY,
+    HANGUL,
+    HIRAGANA,
+    KANA_BLOCKS,
+    KATAKANA,
+)
 
 SOURCE = languages.SOURCE
 
@@ -58,14 +72,13 @@ SECTION_TITLE = re.compile(
     r"^\s*(?:IPG\s*)?(?:(\d{1,2}\.\d{1,2})\.?|(?:Appendix|附录|附錄|付録)\s*([A-Z])\b\.?)(?=\s|$|[^\d.])\s*(.*)$",
     re.IGNORECASE,
 )
-EXAMPLE_OPENING = re.compile(r"^例\s*[(（]([A-ZＡ-Ｚ])[)）]")
+EXAMPLE_OPENING = re.compile(r"^例\s*\(([A-Z])\)")  # read on the NFKC form: 例（Ｃ） is 例(C)
 MARKERS = re.compile(r"^\s*(?:【(?:解説|注釈|注|コメント|補足)】|〔(?:解説|注)〕|※|\[(?:解説|注)\])\s*")
 CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{HALFWIDTH_KANA}]")
 KANA = re.compile(f"[{HIRAGANA}{KATAKANA}{HALFWIDTH_KATAKANA}]")  # letters only, not ー or ・
 LATIN = re.compile(r"[A-Za-z]")
-WIDE = re.compile(
-    "[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
-    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]"
+WIDE = re.compile(  # what a monospaced paste draws two columns wide
+    f"[{CJK_BMP}{HANGUL}{HAN_COMPATIBILITY}{CJK_COMPATIBILITY_FORMS}{FULLWIDTH_FORMS}{HAN_SUPPLEMENTARY}]"
 )
 SENTENCE_END = re.compile(r"[.!?。！？:：]$")
 CLOSERS = "\"'”’」』）)]】〕"
@@ -184,6 +197,7 @@ CJK_OR_PUNCTUATION = f"[{KANA_BLOCKS}{HAN_BMP}、。，：；（）「」]"
 SPACE_BY_CJK = re.compile(f"\\s+(?={CJK_OR_PUNCTUATION})|(?<={CJK_OR_PUNCTUATION})\\s+")
 
 
+@functools.lru_cache(maxsize=65536)
 def glyph_key(text):
     """Text as a PDF's glyphs give it: width aside, dashes one dash, middle dots one dot, no space beside CJK.
     Two texts with one key differ only in what a PDF cannot tell apart."""

@@ -659,6 +659,7 @@ def import_text(request, number):
         cjk=cjk,
         source=source,
         proposals=found,
+        alignment=found[0] if found else None,  # the proposal of a paste of one section
         mine=mine,
         editor=can_edit_structure(request.user),
         language_names=dict(languages_with_names()),
@@ -686,14 +687,15 @@ def _import_document(request, raw):
 
 def _apply_import(request, found, source):
     """Apply the ticked rows of every section proposed: (redirect, 200), or (None, status) with the error shown."""
-    chosen = set(request.POST.getlist("take"))
+    # A row is "2:example-c:ja" (the document's second section); a row named without its section is the first's.
+    chosen = {value if value.split(":", 1)[0].isdigit() else f"1:{value}" for value in request.POST.getlist("take")}
     batches, revisions = [], {}
     for position, proposal in enumerate(found, 1):
         prefix = f"{position}:"
         batches.append((proposal, {value[len(prefix) :] for value in chosen if value.startswith(prefix)}))
         for row in proposal.rows:
             if not row.is_new:
-                posted = request.POST.get(f"revision-{position}-{row.key}")
+                posted = request.POST.get(f"revision-{position}-{row.key}", request.POST.get(f"revision-{row.key}"))
                 revisions[f"{proposal.number}:{row.key}"] = parse_revision(posted)
         for note in proposal.notes:
             if note.note is not None:
