@@ -133,10 +133,10 @@ bench-beyond: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/beyond_bench.py
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/beyond_bench.py --postgres $(PG_URL)
 
-## Proposing a whole document (30 sections at 50x the seeds' text): seconds and peak memory, against reading and
-## splitting it, as ratios.
+## Proposing a whole document (30 sections at 50x the seeds' text) and a 1 MB PDF (printed by Chromium) and its
+## copied text: seconds and peak memory, against reading and splitting the text, as ratios; then the corpus's table.
 bench-import: install
-	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/import_bench.py
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/import_bench.py --corpus
 
 ## HTTP load under gunicorn with wrk (Debian's package, installed when missing): outline, compare page, search
 ## and a static file of the same size, BENCH_DURATION (30) s each at BENCH_CONNECTIONS (64) connections.

@@ -87,3 +87,84 @@ PAGE_TEXT = "ホーム | 目次 | 検索\nIPG Home | Contents\n2024.09 更新 Up
 
 def after_page_text(text):
     return PAGE_TEXT + text
+
+
+# The corpus of documents translators hold (tests/fixtures/documents/, made by its make.py from the seeds).
+
+DOCUMENTS = SEEDS.parent / "documents"
+
+
+def manifest():
+    import json
+
+    return json.loads((DOCUMENTS / "manifest.json").read_text(encoding="utf-8"))
+
+
+def wide(text):
+    """Text as the corpus compares it: width and whitespace aside."""
+    import unicodedata
+
+    return squeeze(unicodedata.normalize("NFKC", text))
+
+
+def proposed_json(path, *arguments):
+    """`importtext PATH --json` as data: (sections, problem or "")."""
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = StringIO()
+    try:
+        call_command("importtext", str(path), "--json", *arguments, stdout=out)
+    except CommandError as error:
+        return [], str(error)
+    return json.loads(out.getvalue())["sections"], ""
+
+
+def items_of(sections):
+    """Paragraph items (section, key, language, text) and note items, width and whitespace aside."""
+    paragraphs = Counter(
+        (section["number"], p["key"], p["language"], wide(p["text"]))
+        for section in sections
+        for p in section["paragraphs"]
+    )
+    notes = Counter(
+        (section["number"], n["paragraph"], n["language"], wide(n["text"]))
+        for section in sections
+        for n in section["notes"]
+    )
+    return paragraphs, notes
+
+
+def clean_truth(prefixes):
+    """What the clean seeds give, each imported as it is with its section named."""
+    paragraphs, notes = Counter(), Counter()
+    for prefix in prefixes:
+        path = next(SEEDS.glob(f"{prefix}_*.txt"))
+        sections, problem = proposed_json(path, "--section", SEED_SECTIONS[prefix])
+        assert not problem, problem
+        found = items_of(sections)
+        paragraphs += found[0]
+        notes += found[1]
+    return paragraphs, notes
+
+
+def exact(proposed, expected):
+    """(precision, recall) where an item counts only if it equals an expected one."""
+    right = sum((proposed & expected).values())
+    precision = right / sum(proposed.values()) if proposed else float(not expected)
+    recall = right / sum(expected.values()) if expected else float(not proposed)
+    return precision, recall
+
+
+def corpus_scores(entry):
+    """For one document of the corpus: paragraph (P, R), note (P, R), the problem if it was refused, and the count
+    of texts proposed without confidence."""
+    arguments = ["--section", entry["section"]] if entry["section"] else []
+    sections, problem = proposed_json(DOCUMENTS / entry["file"], *arguments)
+    paragraphs, notes = items_of(sections)
+    truth_paragraphs, truth_notes = clean_truth(entry["seeds"])
+    uncertain = sum(len(section["uncertain"]) for section in sections)
+    return exact(paragraphs, truth_paragraphs), exact(notes, truth_notes), problem, uncertain

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from edits import write
-from ipgsite.importing.alignment import propose_section as align
+from ipgsite.importing.proposals import propose_section as align
 from ipgsite.ipg.models import Section
 from people import CONTENT, SEEDS, client_for, editor, paragraph, translator
 

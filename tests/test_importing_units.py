@@ -1,13 +1,16 @@
-"""A section's lines read as units: headings with or without a colon, penalty lines, bullets, hard wraps."""
+"""A section's lines read as units: headings with or without a colon, penalty lines, bullets, hard wraps, labels
+and commentary markers."""
 
 import pytest
 
-from ipgsite.importing.documents import Document
-from ipgsite.importing.units import heading, inline_heading, is_penalty_line, read
+from ipgsite.documents import text
+from ipgsite.importing.cleaning import clean
+from ipgsite.importing.units import read
+from ipgsite.importing.vocabulary import heading, inline_heading, is_penalty_line, label_of
 
 
-def units_of(text, cjk="auto"):
-    return read(Document(number="2.1", lines=list(enumerate(text.split("\n"), 1))), cjk)
+def units_of(raw, cjk="auto"):
+    return read(clean(text.read(raw)), cjk)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +82,49 @@ def test_bullets_and_boxes():
 def test_kana_anywhere_make_a_kanji_heading_japanese_and_chinese_stays_chinese():
     assert {code for u in units_of("追加措置:\n効果を即座に解決する。\n定義文") for code in u.texts} == {"ja"}
     assert {code for u in units_of("升级:如果曾以变身异能施放\n处罚为一盘负。") for code in u.texts} == {"zh-hans"}
+
+
+@pytest.mark.parametrize(
+    "line, label, rest",
+    [
+        ("A. A player draws.", "A", "A player draws."),
+        ("(A) プレイヤーが引いた。", "A", "プレイヤーが引いた。"),
+        ("（Ａ）プレイヤーが引いた。", "A", "プレイヤーが引いた。"),
+        ("例(C) プレイヤーが引いた。", "C", "プレイヤーが引いた。"),
+        ("例（Ｃ）プレイヤーが引いた。", "C", "プレイヤーが引いた。"),
+        ("1. A player draws.", "1", "A player draws."),
+        ("  • A. A player draws.", "A", "A player draws."),
+        # Near misses: a paragraph about an example, a number in a sentence, a section number.
+        ("例(C)は、プレイヤーが忘れた。", "", "例(C)は、プレイヤーが忘れた。"),
+        ("2.3 Hidden Card Error", "", "2.3 Hidden Card Error"),
+        ("A player draws.", "", "A player draws."),
+    ],
+)
+def test_example_labels(line, label, rest):
+    assert label_of(line) == (label, rest)
+
+
+def test_labels_of_every_kind_are_keys_not_text():
+    found = units_of("例:\n（Ａ）一つ目である。\n例(B) 二つ目である。\n3. 三つ目である。")
+    assert [(u.label, u.texts["ja"]) for u in found] == [
+        ("A", "一つ目である。"),
+        ("B", "二つ目である。"),
+        ("C", "三つ目である。"),
+    ]
+
+
+def test_a_list_number_outside_examples_is_not_text_nor_a_label():
+    found = units_of("Philosophy\n1. First reason.\n2. Second reason.")
+    assert [(u.label, u.part, u.texts["en"]) for u in found] == [
+        ("", "philosophy", "First reason."),
+        ("", "philosophy", "Second reason."),
+    ]
+
+
+def test_commentary_markers_mark_commentary_and_are_not_text():
+    found = units_of("定義:\n\u3000公式の文である。\n【解説】この文は大事です。\n※例(C)は、別の話です。")
+    assert [(u.marked, u.texts["ja"]) for u in found] == [
+        (False, "公式の文である。"),
+        (True, "この文は大事です。"),
+        (True, "例(C)は、別の話です。"),
+    ]

@@ -1,26 +1,28 @@
-"""Where each unit of a section's text goes: the section's paragraph keys, and notes on them.
+"""Where each unit of official text goes: one of the section's paragraph keys, with how sure the placing is.
 
-A unit with English is matched to a paragraph sentence by sentence, so a paragraph split in two in the paste still
-lands on its one key; its translation comes with it. Official text without English (an annotated edition) is
-aligned, part by part, with the English sentences of the section: each unit takes a run of sentences of one
-paragraph, chosen by length, sentence count, bullets, numbers and card names in 《》. Example letters go straight
-to their example. Where the section has no English, units are aligned by part and order, and the proposal says
-so; where it has no paragraphs at all, each unit is proposed as a new paragraph with a key made from its part.
+A unit with English is matched to a paragraph sentence by sentence, so a paragraph split in two still lands on its
+one key; its translation comes with it. Official text without English (an annotated edition) goes by its example
+label, else it is aligned, part by part, with the English sentences of the section: each unit takes a run of
+sentences of one paragraph, chosen by length, sentence count, bullets, numbers and card names in 《》. Where the
+section has no English, units are aligned by part and order; where it has no paragraphs at all, each unit is a new
+paragraph with a key made from its part.
+
+A placing is sure (`Placement.sure`) when the English matches, the label names the example, the aligned run costs
+little, or a part holds as many units as paragraphs; the rest is uncertain: proposed, never applied unasked.
 """
 
 import difflib
+import functools
 import math
 import re
 import unicodedata
-from dataclasses import dataclass, field
-
-from django.utils.translation import gettext as _
+from dataclasses import dataclass, field, replace
 
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Part
-from ipgsite.releases.diffing import diff_html
 
-from . import commentary, documents, units
+from . import commentary
+from .vocabulary import example_letter, glyph_key
 
 SOURCE = languages.SOURCE
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“‘\"'(])")
@@ -32,205 +34,112 @@ NUMBER_WORDS = {
 SKIP_SENTENCE = 0.8  # an English sentence the translation does not have (it follows an older English)
 UNPLACED = 2.5  # a unit that goes nowhere
 LONGEST_RUN = 5  # sentences one unit may take
+SURE_COST = 1.2  # an aligned run that costs more than this is uncertain
+MATCHED = 0.5  # the share of a unit's English sentences a paragraph must hold
 
 
 @dataclass
-class Proposal:
-    """One language's text for one paragraph, as the paste has it, beside what is stored."""
+class Placement:
+    """Where units go: {id(unit): key}; the ids placed with confidence; how the section was aligned."""
 
-    code: str
-    current: str
-    imported: str
-
-    @property
-    def kind(self):
-        if self.imported == self.current:
-            return "same"
-        return "new" if not self.current else "changed"
-
-    @property
-    def diff(self):
-        return diff_html(self.current, self.imported)
-
-    @property
-    def selected_by_default(self):
-        return self.kind == "new"
-
-
-@dataclass
-class Row:
-    """One paragraph (stored, or new where `paragraph` is None) and what the paste proposes for it."""
-
-    key: str
-    part: str
-    order: int
-    paragraph: object = None
-    bullet: bool = False
-    proposals: list = field(default_factory=list)
-
-    @property
-    def is_new(self):
-        return self.paragraph is None
-
-
-@dataclass
-class NoteProposal:
-    """A note the paste holds on one paragraph; `same` where the paragraph already has a note with this text."""
-
-    key: str
-    code: str
-    text: str
-    box: bool = False
-    same: bool = False
-    index: int = 0
-
-    @property
-    def kind(self):
-        return "same" if self.same else "new"
-
-    @property
-    def selected_by_default(self):
-        return not self.same
-
-
-@dataclass
-class SectionProposal:
-    section: object
-    rows: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    unplaced: list = field(default_factory=list)  # units that go nowhere
-    warnings: list = field(default_factory=list)
-    title_number: str = ""
+    keys: dict = field(default_factory=dict)
+    sure: set = field(default_factory=set)
     by_order: bool = False  # the section has no English: aligned by part and order
     new_paragraphs: bool = False  # the section has no paragraphs: every unit a new one
 
-    @property
-    def number(self):
-        return self.section.number
-
-    def row(self, key):
-        return next((row for row in self.rows if row.key == key), None)
-
-    def proposal(self, key, code):
-        row = self.row(key)
-        return next((p for p in row.proposals if p.code == code), None) if row else None
-
-    @property
-    def languages(self):
-        found = {p.code for row in self.rows for p in row.proposals} | {n.code for n in self.notes}
-        return [code for code in languages.CODES if code in found]
-
-    def as_json(self):
-        return {
-            "number": self.section.number,
-            "paragraphs": [
-                {"key": row.key, "language": p.code, "text": p.imported, "change": p.kind}
-                for row in self.rows
-                for p in row.proposals
-            ],
-            "notes": [
-                {"paragraph": note.key, "language": note.code, "text": note.text, "change": note.kind}
-                for note in self.notes
-            ],
-            "unplaced": [unit.summary() for unit in self.unplaced],
-            "warnings": [str(warning) for warning in self.warnings],
-        }
-
-
-def propose_document(raw, sections, cjk_language="auto", number=None):
-    """A proposal for each section of a paste. `sections` maps number → Section; `number` names the section of
-    a paste without a heading, or picks one section of a longer document. Returns (proposals, problems)."""
-    found = documents.split(raw, known=set(sections))
-    problems = []
-    if number:
-        if len(found) == 1:
-            found[0].number, title = number, found[0].number
-            found = [found[0]]
+    def put(self, unit, key, sure=True):
+        self.keys[id(unit)] = key
+        if sure:
+            self.sure.add(id(unit))
         else:
-            title = ""
-            found = [document for document in found if document.number == number]
-            if not found:
-                problems.append(_("The document has no section %(number)s.") % {"number": number})
-    proposals = []
-    for document in found:
-        if not document.number:
-            problems.append(
-                _("The document has no section heading (such as “2.3 Hidden Card Error”); name its section.")
-            )
-            continue
-        proposal = propose(sections[document.number], document, cjk_language)
-        if number and len(found) == 1 and title and title != number:
-            proposal.title_number = title
-            proposal.warnings.insert(
-                0,
-                _("The pasted title says section %(pasted)s, but this is section %(here)s.")
-                % {"pasted": title, "here": number},
-            )
-        proposals.append(proposal)
-    return proposals, problems
+            self.sure.discard(id(unit))
 
 
-def propose_section(section, raw, cjk_language="auto"):
-    """The proposal for one section from a paste of it (or of a document holding it)."""
-    from ipgsite.ipg.models import Section
-
-    sections = {s.number: s for s in Section.objects.all()}
-    proposals, _problems = propose_document(raw, sections, cjk_language, number=section.number)
-    return proposals[0] if proposals else SectionProposal(section=section)
-
-
-def propose(section, document, cjk_language="auto"):
-    """Propose, for `section`, where each unit of `document` goes."""
-    read = units.read(document, cjk_language)
-    official, orphans = commentary.classify(read)
-    paragraphs = list(section.paragraphs.order_by("order"))
-    proposal = SectionProposal(section=section, unplaced=list(orphans))
+def place(official, paragraphs):
+    """Place the official units on `paragraphs` (the section's, in order): the placement."""
+    placement = Placement()
     if not paragraphs:
-        proposal.new_paragraphs = bool(official)
-        placed = _as_new_paragraphs(official)
-        if official:
-            proposal.warnings.append(_("This section has no paragraphs yet: each paragraph is proposed as a new one."))
-    else:
-        _parts_from_groups(official, paragraphs)
-        placed = {}
-        with_english = [unit for unit in official if SOURCE in unit.texts]
-        _place_english(with_english, paragraphs, placed)
-        rest = [unit for unit in official if SOURCE not in unit.texts]
-        has_english = any(p.text_in(SOURCE) for p in paragraphs)
-        if rest and not has_english:
-            proposal.by_order = True
-            proposal.warnings.append(
-                _("This section has no English text to align to: paragraphs were aligned by part and order.")
-            )
-        _place_translations(rest, paragraphs, placed, has_english)
-    _rows_and_notes(proposal, official, placed, {p.key: p for p in paragraphs})
-    return proposal
+        placement.new_paragraphs = bool(official)
+        for unit, key in _as_new_paragraphs(official):
+            placement.put(unit, key)
+        return placement
+    _parts_from_groups(official, paragraphs)
+    with_english = [unit for unit in official if SOURCE in unit.texts]
+    place_english(with_english, paragraphs, placement)
+    rest = [unit for unit in official if SOURCE not in unit.texts]
+    has_english = any(p.text_in(SOURCE) for p in paragraphs)
+    placement.by_order = bool(rest) and not has_english
+    _place_translations(rest, paragraphs, placement, has_english)
+    return placement
 
 
-# Placing units
-
-
-def _place_english(found, paragraphs, placed):
-    position = 0
-    theirs = [[_normal(s) for s in sentences(p.text_in(SOURCE))] for p in paragraphs]
+def split_joined(found, paragraphs):
+    """Units, where a unit in one language whose sentences are, in runs, those of different stored paragraphs (in
+    that language), or a stored paragraph's and commentary, is split into one unit per run, its notes going with the
+    last: paragraphs a PDF's wrapping joined. A unit that matches no stored text is left whole."""
+    theirs = {}  # language → [set of the paragraph's sentences]
+    result = []
     for unit in found:
-        mine = [_normal(s) for s in sentences(unit.texts[SOURCE])]
+        code = unit.only_language
+        if code is None or unit.label:
+            result.append(unit)
+            continue
+        if code not in theirs:
+            theirs[code] = [{glyph_key(s) for s in _sentences_in(code, p.text_in(code) or "")} for p in paragraphs]
+        mine = _sentences_in(code, unit.texts[code])
+        keys = [glyph_key(sentence) for sentence in mine]
+        owners = [next((i for i, their in enumerate(theirs[code]) if key in their), None) for key in keys]
+        runs = []
+        for sentence, owner in zip(mine, owners, strict=True):
+            if runs and runs[-1][0] == owner:
+                runs[-1][1].append(sentence)
+            else:
+                runs.append((owner, [sentence]))
+        # Sentences no stored paragraph has stay with their neighbours, unless they are commentary (polite).
+        apart = [run for run in runs if run[0] is not None or commentary.politeness("".join(run[1])) >= 0.5]
+        if len(runs) < 2 or len(apart) != len(runs) or not any(owner is not None for owner, _run in runs):
+            result.append(unit)
+            continue
+        glue = " " if code == SOURCE else ""
+        for position, (_owner, run) in enumerate(runs):
+            last = position == len(runs) - 1
+            result.append(replace(unit, texts={code: glue.join(run)}, notes=unit.notes if last else []))
+    return result
+
+
+def _sentences_in(code, text):
+    return sentences(text) if code == SOURCE else commentary.sentences(text)
+
+
+def place_english(found, paragraphs, placement):
+    position = 0
+    theirs = [[normal(s) for s in sentences(p.text_in(SOURCE))] for p in paragraphs]
+    for unit in found:
+        mine = [normal(s) for s in sentences(unit.texts[SOURCE])]
         scored = [(_score(mine, their), -abs(i - position), i) for i, their in enumerate(theirs)]
         best = max(scored, default=None)
-        if best and best[0] >= 0.5:
-            placed[id(unit)] = paragraphs[best[2]].key
+        if best and best[0] >= MATCHED:
+            placement.put(unit, paragraphs[best[2]].key)
             position = best[2]
 
 
-def _place_translations(found, paragraphs, placed, has_english):
-    """Units without English: by example letter, then part by part by the English sentences (or by order)."""
-    taken = set(placed.values())
+def english_matches(found, paragraphs):
+    """How many of the units' English paragraphs match one of `paragraphs`: how a text without a heading is
+    recognised as a section's."""
+    placement = Placement()
+    place_english([unit for unit in found if SOURCE in unit.texts], paragraphs, placement)
+    return len(placement.keys)
+
+
+def _place_translations(found, paragraphs, placement, has_english):
+    """Units without English: by example label, then part by part by the English sentences (or by order)."""
+    taken = set(placement.keys.values())
     keys = {p.key for p in paragraphs}
     pending = []
     for unit in found:
-        key = f"example-{unit.label.lower()}" if unit.label else ""
+        key = f"example-{example_letter(unit.label)}" if unit.label else ""
         if key in keys:
-            placed[id(unit)] = key
+            placement.put(unit, key)
             taken.add(key)
         else:
             pending.append(unit)
@@ -243,9 +152,11 @@ def _place_translations(found, paragraphs, placed, has_english):
         if has_english and any(p.text_in(SOURCE) for p in candidates):
             chosen = _by_sentences(group, candidates, ratio)
         else:
-            chosen = list(zip(group, candidates, strict=False))  # units beyond the part's paragraphs: unplaced
-        for unit, paragraph in chosen:
-            placed[id(unit)] = paragraph.key
+            # Units beyond the part's paragraphs are unplaced; as many units as paragraphs is a sure pairing.
+            pairs = list(zip(group, candidates, strict=False))
+            chosen = [(unit, paragraph, len(group) == len(candidates)) for unit, paragraph in pairs]
+        for unit, paragraph, sure in chosen:
+            placement.put(unit, paragraph.key, sure)
             taken.add(paragraph.key)
 
 
@@ -261,7 +172,9 @@ def _text(unit):
 
 
 def _by_sentences(found, paragraphs, ratio):
-    """Each unit takes a run of English sentences within one paragraph, at the least total cost: [(unit, p)]."""
+    """Each unit takes a run of English sentences within one paragraph, at the least total cost:
+    [(unit, paragraph, sure)]. The section's sentences are bounded (a stored section), so the work is linear in the
+    units."""
     spans = [(index, s) for index, p in enumerate(paragraphs) for s in sentences(p.text_in(SOURCE))]
     n, m = len(found), len(spans)
     infinity = float("inf")
@@ -274,22 +187,22 @@ def _by_sentences(found, paragraphs, ratio):
             if here == infinity:
                 continue
             if j < m and here + SKIP_SENTENCE < cost[i][j + 1]:
-                cost[i][j + 1], step[i][j + 1] = here + SKIP_SENTENCE, (i, j, None)
+                cost[i][j + 1], step[i][j + 1] = here + SKIP_SENTENCE, (i, j, None, 0.0)
             if i == n:
                 continue
             if here + UNPLACED < cost[i + 1][j]:
-                cost[i + 1][j], step[i + 1][j] = here + UNPLACED, (i, j, None)
+                cost[i + 1][j], step[i + 1][j] = here + UNPLACED, (i, j, None, 0.0)
             for k in range(j + 1, min(j + LONGEST_RUN, m) + 1):
                 if spans[k - 1][0] != spans[j][0]:
                     break
-                total = here + _pair_cost(found[i], [s for _p, s in spans[j:k]], paragraphs[spans[j][0]], ratio)
-                if total < cost[i + 1][k]:
-                    cost[i + 1][k], step[i + 1][k] = total, (i, j, spans[j][0])
+                pair = _pair_cost(found[i], [s for _p, s in spans[j:k]], paragraphs[spans[j][0]], ratio)
+                if here + pair < cost[i + 1][k]:
+                    cost[i + 1][k], step[i + 1][k] = here + pair, (i, j, spans[j][0], pair)
     chosen, i, j = [], n, m
     while i or j:
-        previous_i, previous_j, index = step[i][j]
+        previous_i, previous_j, index, pair = step[i][j]
         if index is not None and previous_i != i:
-            chosen.append((found[previous_i], paragraphs[index]))
+            chosen.append((found[previous_i], paragraphs[index], pair <= SURE_COST))
         i, j = previous_i, previous_j
     return chosen[::-1]
 
@@ -329,20 +242,20 @@ def _card_names(text):
 
 
 def _as_new_paragraphs(found):
-    placed, counts = {}, {}
+    placed, counts = [], {}
     for unit in found:
         part = unit.part or Part.TEXT
         counts[part] = counts.get(part, 0) + 1
         if part == Part.EXAMPLE:
-            suffix = unit.label.lower() or chr(ord("a") + counts[part] - 1)
+            suffix = example_letter(unit.label) or chr(ord("a") + counts[part] - 1)
         else:
             suffix = str(counts[part])
-        placed[id(unit)] = f"{KEY_PREFIX.get(part, part)}-{suffix}"
+        placed.append((unit, f"{KEY_PREFIX.get(part, part)}-{suffix}"))
     return placed
 
 
 def _parts_from_groups(found, paragraphs):
-    """Without headings, the parts in the paste's order are the section's parts in order."""
+    """Without headings, the parts in the document's order are the section's parts in order."""
     if any(unit.part for unit in found if not unit.label):
         return
     groups = sorted({unit.group for unit in found})
@@ -358,21 +271,26 @@ def _parts_from_groups(found, paragraphs):
 # English sentences
 
 
-def _normal(text):
+@functools.lru_cache(maxsize=65536)
+def normal(text):
     text = unicodedata.normalize("NFKC", text).lower()
-    text = re.sub(r"[—–-]", "-", text)
+    text = re.sub(r"[—–‐-]", "-", text)
     text = re.sub(r"[‘’`]", "'", text)
     text = re.sub(r"[“”]", '"', text)
     text = re.sub(r"\s*-\s*", "-", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
+@functools.lru_cache(maxsize=65536)
 def sentences(text):
-    return [s for s in SENTENCE_END.split(text.strip()) if s]
+    """An English text's sentences (kept: a section's stored sentences are read for each of its proposals)."""
+    return tuple(s for s in SENTENCE_END.split(text.strip()) if s)
 
 
+@functools.lru_cache(maxsize=65536)
 def _similarity(a, b):
-    """How alike two normalised sentences are (0 where they are not close)."""
+    """How alike two normalised sentences are (0 where they are not close). Kept for the sentences a document
+    repeats (the same section printed twice, a paste of several copies)."""
     if a == b:
         return 1.0
     if min(len(a), len(b)) < 0.73 * max(len(a), len(b)):  # then the ratio cannot reach 0.85
@@ -389,71 +307,3 @@ def _score(mine, theirs):
         return 0.0
     found = sum(s in theirs or max(_similarity(s, t) for t in theirs) >= 0.85 for s in mine)
     return found / len(mine) if mine else 0.0
-
-
-# The proposal
-
-
-def _rows_and_notes(proposal, official, placed, stored):
-    joined, parts, bullets, notes = {}, {}, {}, []
-    for unit in official:
-        key = placed.get(id(unit))
-        if key is None:
-            proposal.unplaced.append(unit)
-            proposal.unplaced.extend(_note_units(unit))
-            continue
-        texts = joined.setdefault(key, {})
-        for code, text in unit.texts.items():
-            texts[code] = units.join(code, texts[code], text) if code in texts else text
-        parts.setdefault(key, unit.part or Part.TEXT)
-        bullets.setdefault(key, unit.bullet)
-        for note in unit.notes:
-            target = f"example-{note['example']}" if note["example"] else key
-            if note["example"] and target not in stored and target not in joined:
-                target = key
-            for code, text in note["texts"].items():
-                notes.append(NoteProposal(key=target, code=code, text=text, box=note["box"]))
-    order = {p.key: p.order for p in stored.values()}
-    keys = sorted(joined, key=lambda key: order.get(key, 0)) if stored else list(joined)
-    for position, key in enumerate(keys, 1):
-        paragraph = stored.get(key)
-        row = Row(
-            key=key,
-            part=paragraph.part if paragraph else parts[key],
-            order=paragraph.order if paragraph else position,
-            paragraph=paragraph,
-            bullet=paragraph.bullet if paragraph else bullets[key],
-        )
-        for code in languages.CODES:
-            text = joined[key].get(code, "")
-            if text:
-                row.proposals.append(
-                    Proposal(code=code, current=paragraph.text_in(code) if paragraph else "", imported=text)
-                )
-        proposal.rows.append(row)
-    existing = _stored_notes(stored.values())
-    for index, note in enumerate(notes):
-        note.index = index
-        note.same = _squeeze(note.text) in existing.get((note.key, note.code), set())
-    proposal.notes = notes
-
-
-def _note_units(unit):
-    return [units.Unit(texts=note["texts"], line=note["line"], box=note["box"]) for note in unit.notes]
-
-
-def _stored_notes(paragraphs):
-    from ipgsite.ipg.models import Note
-
-    found = {}
-    by_id = {p.pk: p.key for p in paragraphs}
-    for note in Note.objects.filter(paragraph_id__in=by_id):
-        for code in languages.CODES:
-            body = note.body_in(code)
-            if body:
-                found.setdefault((by_id[note.paragraph_id], code), set()).add(_squeeze(body))
-    return found
-
-
-def _squeeze(text):
-    return re.sub(r"\s+", "", text or "")

@@ -1,6 +1,7 @@
 """Writing a proposal through the write path: as one user, with that user's rights, all in one transaction.
 
 Every right is checked before anything is written; a refusal, a conflict or a bad text leaves everything as it was.
+A new note is added; a changed note is written over the stored note it changes (with the lost-update check).
 """
 
 from django.core.exceptions import PermissionDenied
@@ -27,10 +28,18 @@ def choices(proposal):
     }
 
 
-def everything(proposal):
-    """Every text that differs from what is stored, and every note the paragraphs don't have yet."""
-    return {f"{row.key}:{p.code}" for row in proposal.rows for p in row.proposals if p.kind != "same"} | {
-        f"note:{note.index}" for note in proposal.notes if not note.same
+def everything(proposal, only=None):
+    """Every text placed with confidence that differs from what is stored, and every such note that is new or
+    changes a stored one; `only` a language, the rest left as it is."""
+    return {
+        f"{row.key}:{p.code}"
+        for row in proposal.rows
+        for p in row.proposals
+        if p.kind != "same" and p.sure and only in (None, p.code)
+    } | {
+        f"note:{note.index}"
+        for note in proposal.notes
+        if note.kind != "same" and note.sure and only in (None, note.code)
     }
 
 
@@ -80,6 +89,11 @@ def apply(proposals_and_choices, user, source="", revisions=None):
                         written.append((section.number, row.key, p.code, "text"))
             for note in proposal.notes:
                 if f"note:{note.index}" not in chosen or note.same:
+                    continue
+                if note.note is not None:
+                    base = revisions.get(f"{section.number}:note-{note.note.pk}", note.note.revision)
+                    if writing.write_text(note.note, note.code, note.text, by=user, base_revision=base):
+                        written.append((section.number, note.key, note.code, "note"))
                     continue
                 paragraph = paragraphs.get(note.key) or Paragraph.objects.get(section=section, key=note.key)
                 order = (Note.objects.filter(paragraph=paragraph).aggregate(Max("order"))["order__max"] or 0) + 1

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ipgsite import documents
 from ipgsite.contentfiles.statuses import followed_release
 from ipgsite.editing import history, writing
 from ipgsite.editing.models import Change, State, Status, Translator
@@ -27,7 +28,7 @@ from ipgsite.editing.permissions import (
 )
 from ipgsite.editing.statuses import SOURCE, confirm, mark_reviewed, source_of
 from ipgsite.editing.writing import Conflict, clean_text, parse_revision
-from ipgsite.importing import alignment, applying
+from ipgsite.importing import applying, proposals
 from ipgsite.ipg import languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Note, Paragraph, Part, Section
@@ -656,7 +657,8 @@ def revert_change(request, change_id):
 @translators_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_text(request, number):
-    """The importer's proposal for this section, paragraphs and notes, to review; the ticked rows applied together."""
+    """The importer's proposal for every section of a document (a paste or a file), paragraphs and notes, to
+    review; a document without a heading is this section's. The ticked rows are applied together."""
     section = _section(number)
     mine = translatable_languages(request.user)
     if not mine:
@@ -666,67 +668,94 @@ def import_text(request, number):
     if cjk not in ("auto", *languages.CJK):
         cjk = "auto"
     source = request.POST.get("source", "").strip()[:200]
-    proposal, status_code = None, 200
+    found, packed, status_code = [], "", 200
     if request.method == "POST":
-        if not raw.strip():
-            messages.error(request, _("Paste the section's text first."))
-        elif len(raw) > 200_000:
-            messages.error(request, _("That is more text than one section holds; paste one section at a time."))
+        try:
+            blocks, packed = _import_document(request, raw)
+        except documents.Unreadable as error:
+            messages.error(request, str(error))
         else:
-            proposal = alignment.propose_section(section, raw, cjk)
-            if "apply" in request.POST:
-                chosen = set(request.POST.getlist("take"))
-                revisions = {
-                    f"{section.number}:{row.key}": parse_revision(request.POST.get(f"revision-{row.key}"))
-                    for row in proposal.rows
-                    if not row.is_new
-                }
-                try:
-                    written = applying.apply([(proposal, chosen)], request.user, source, revisions)
-                except Conflict as conflict:
-                    status_code = 409
-                    messages.error(
-                        request,
-                        _(
-                            "%(key)s [%(language)s] was changed by %(who)s since you made the proposal; "
-                            "it was not imported."
-                        )
-                        % {
-                            "key": getattr(conflict.obj, "key", conflict.obj),
-                            "language": conflict.code,
-                            "who": conflict.by,
-                        }
-                        + " "
-                        + _("Nothing was imported."),
-                    )
-                except ValidationError as error:
-                    status_code = 400
-                    messages.error(request, " ".join(error.messages) + " " + _("Nothing was imported."))
-                else:
-                    if chosen - applying.choices(proposal):
-                        messages.warning(
-                            request, _("Some selected rows are no longer in the proposal and were skipped.")
-                        )
-                    messages.success(
-                        request,
-                        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(written))
-                        % {"count": len(written)},
-                    )
-                    return HttpResponseRedirect(reverse("workspace:dashboard"))
-                proposal = alignment.propose_section(section, raw, cjk)
+            found, problems = proposals.propose_blocks(blocks, None, cjk, default=section.number)
+            for problem in problems:
+                messages.error(request, problem)
+            if "apply" in request.POST and found and not problems:
+                response, status_code = _apply_import(request, found, source)
+                if response is not None:
+                    return response
+                found, _problems = proposals.propose_blocks(blocks, None, cjk, default=section.number)
     context = page_context(
         request,
         title=_("Import text into %(number)s") % {"number": section.number},
         section=section,
         raw=raw,
+        document=packed,
+        accepted=",".join(documents.KINDS),
         cjk=cjk,
         source=source,
-        alignment=proposal,
+        proposals=found,
+        alignment=found[0] if found else None,  # the proposal of a paste of one section
         mine=mine,
         editor=can_edit_structure(request.user),
         language_names=dict(languages_with_names()),
     )
     return render(request, "workspace/import.html", context, status=status_code)
+
+
+def _import_document(request, raw):
+    """The blocks of what was sent, and the token that carries them to the apply: a new file, else the pasted
+    text, else the document proposed before. A file's size is checked before it is read."""
+    upload = request.FILES.get("file")
+    if upload is not None:
+        problem = documents.too_large(upload.size, upload.name)
+        if problem:
+            raise documents.Unreadable(problem)
+        _kind, blocks = documents.read(upload.read(), upload.name)
+        return blocks, documents.pack(blocks)
+    if raw.strip():
+        return documents.read_text(raw), ""
+    if request.POST.get("document"):
+        blocks = documents.unpack(request.POST["document"])
+        return blocks, request.POST["document"]
+    raise documents.Unreadable(_("Paste the section's text, or choose a file, first."))
+
+
+def _apply_import(request, found, source):
+    """Apply the ticked rows of every section proposed: (redirect, 200), or (None, status) with the error shown."""
+    # A row is "2:example-c:ja" (the document's second section); a row named without its section is the first's.
+    chosen = {value if value.split(":", 1)[0].isdigit() else f"1:{value}" for value in request.POST.getlist("take")}
+    batches, revisions = [], {}
+    for position, proposal in enumerate(found, 1):
+        prefix = f"{position}:"
+        batches.append((proposal, {value[len(prefix) :] for value in chosen if value.startswith(prefix)}))
+        for row in proposal.rows:
+            if not row.is_new:
+                posted = request.POST.get(f"revision-{position}-{row.key}", request.POST.get(f"revision-{row.key}"))
+                revisions[f"{proposal.number}:{row.key}"] = parse_revision(posted)
+        for note in proposal.notes:
+            if note.note is not None:
+                posted = request.POST.get(f"revision-{position}-note-{note.note.pk}")
+                revisions[f"{proposal.number}:note-{note.note.pk}"] = parse_revision(posted)
+    try:
+        written = applying.apply(batches, request.user, source, revisions)
+    except Conflict as conflict:
+        messages.error(
+            request,
+            _("%(key)s [%(language)s] was changed by %(who)s since you made the proposal; it was not imported.")
+            % {"key": getattr(conflict.obj, "key", conflict.obj), "language": conflict.code, "who": conflict.by}
+            + " "
+            + _("Nothing was imported."),
+        )
+        return None, 409
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages) + " " + _("Nothing was imported."))
+        return None, 400
+    if any(taken - applying.choices(proposal) for proposal, taken in batches):
+        messages.warning(request, _("Some selected rows are no longer in the proposal and were skipped."))
+    messages.success(
+        request,
+        ngettext("Imported %(count)d text.", "Imported %(count)d texts.", len(written)) % {"count": len(written)},
+    )
+    return HttpResponseRedirect(reverse("workspace:dashboard")), 200
 
 
 def languages_with_names():
