@@ -164,6 +164,7 @@ class Search:
     indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
     in_memory = False  # whether the page is ranked in memory (`rank_key`) rather than by the database
     known = None  # the ids that match, when known before the search
+    ranked = 0  # the entries the last page was ranked among
 
     def __init__(
         self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None, ids=None, required=()
@@ -244,7 +245,9 @@ class Search:
         language, or every match when fewer than offset + limit are in it."""
         entries = entries_of(self.matching())
         own = {pk: entry for pk, entry in entries.items() if entry.language == self.page_language}
-        return len(entries), self._ranked(own if len(own) >= offset + limit else entries, offset, limit)
+        ranked = own if len(own) >= offset + limit else entries
+        self.ranked = len(ranked)
+        return len(entries), self._ranked(ranked, offset, limit)
 
     def _ranked(self, entries, offset, limit):
         """These entries ({id: `Found`}) at [offset, offset + limit) in rank order: ranked by the database, which
