@@ -795,6 +795,11 @@ class KeptSearch(LikeScan):
     def which_find(self, groups, languages=(), kinds=(), page_language="en"):
         return [bool(self.exists(group, languages, kinds).ids()) for group in groups]
 
+    def which_held(self, forms):
+        """Each form looked up in the kept index itself: a phrase of 200 characters has 199 pairs to ask about."""
+        kept = kept_entries()
+        return {form for form in forms if kept.holding_form(form)}
+
     def similar(self, entry, target, limit, wanted):
         return self.database.similar(entry, target, limit, wanted)
 
