@@ -1,5 +1,8 @@
-"""Hostile input to search: whatever the query string, the reader gets a normal page (results or none), never a 500."""
+"""Hostile input to search: whatever the query string, the reader gets a normal page (results or none), never a 500;
+and no query makes a search do more than its budget of work, whatever its length."""
 
+import tracemalloc
+from itertools import islice
 from urllib.parse import quote, quote_from_bytes, urlencode
 
 import pytest
@@ -8,8 +11,11 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ipgsite.search.finding import find
-from ipgsite.search.query import MAX_LENGTH, Query
+from ipgsite.search.expanding import expand
+from ipgsite.search.finding import PAGE_SIZE, find
+from ipgsite.search.models import Entry
+from ipgsite.search.partial import MAX_TRIES, tries
+from ipgsite.search.query import MAX_LENGTH, MAX_TERMS, Query
 from pages import parse
 
 pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
@@ -278,5 +284,135 @@ def test_the_search_itself_never_raises(ipg, q):
     """The module below the view, given raw strings a view would never pass on (lone surrogates, NUL)."""
     query = Query.parse(q)
     results = find(query, "en")
-    assert results.total >= 0
+    assert results.shown == min(results.total, PAGE_SIZE)  # the count is that of the entries the page is cut from
+    assert_within_budget(results)
     query.text.encode("utf-8")  # what is shown back is always valid text
+
+
+# Work: every search bounded by design, whatever the query's length. An unspaced CJK phrase is split into parts, and
+# the parts into groups of parts when no entry holds them all: once 2^n groups, 770 MB and a worker killed at 40
+# characters. No timings here (noisy machines): the work each search counts (`Results.work`), and its peak memory.
+
+REVIEWED = "牌张暗手戏信牌南记那展非发违暗暗败非公记规触黑公忘戏规那记亲结警但非戏发那公黑开"  # the review's 500
+PEAK = 2_000_000  # bytes a search may allocate at its peak on the test corpus (each takes under 0.2 MB)
+
+
+def assert_within_budget(results):
+    """Each count of the search's work within what its caps allow, whatever the query."""
+    work, entries = results.work, Entry.objects.count()
+    assert work.terms <= MAX_TERMS
+    assert work.groups <= 1 + MAX_TRIES + MAX_TERMS  # with the small words; groups of words; each word alone
+    assert work.searches <= 2 + 1 + MAX_TRIES + 1  # as typed; split; each level of groups tried
+    assert work.read <= MAX_TERMS * entries
+    assert work.ranked <= work.searches * entries
+    assert work.snippets <= PAGE_SIZE
+    assert all(len(hit.missing) <= MAX_TERMS for group in results.groups for hit in group.hits)
+
+
+def traced(query, reader):
+    """The search's results, and the most memory it allocated at once (bytes)."""
+    tracemalloc.start()
+    try:
+        results = find(query, reader)
+        return results, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.fixture
+def warm(ipg):
+    """The entries kept in memory, read once per content version: not a search's own work."""
+    find(Query.parse("手札"), "en")
+
+
+@pytest.mark.parametrize("reader", ["en", "zh-hans", "ja"])
+def test_a_longer_unspaced_phrase_costs_no_more_than_a_short_one(warm, reader):
+    """The review's phrase cut at growing lengths, up to the longest the search takes: the same bounded work."""
+    searched = []
+    for length in (10, 20, 30, 40, 100, MAX_LENGTH):
+        results, peak = traced(Query.parse((REVIEWED * 5)[:length]), reader)
+        assert peak <= PEAK, (length, peak)
+        assert results.total and results.partial, length  # no entry holds it all: those holding most of it
+        searched.append(results)
+    for results in searched:
+        assert_within_budget(results)
+        assert results.dropped_parts and results.work.terms == MAX_TERMS
+
+
+@pytest.mark.parametrize(
+    "reader, notice, partial",
+    [
+        ("en", "Only the first 8 words", "No paragraph or note contains every word of your query."),
+        ("zh-hans", "前8个词", "没有段落或注释包含您查询的全部词语。"),
+        ("ja", "最初の8語", "検索語をすべて含む段落・注釈はありません。"),
+    ],
+)
+def test_the_reviewed_phrase_gets_a_clear_page_in_every_language(client, ipg, reader, notice, partial):
+    response = client.get(f"/{reader}/search/?q={quote(REVIEWED)}")
+    html = assert_normal_page(response, REVIEWED)
+    assert html.find("input", id="search-q").attrs["value"] == REVIEWED
+    # Its first parts were searched, and the page says so.
+    assert notice in html.find("p", class_="notice").text()
+    # No paragraph holds all of them: those holding most of them, each saying which parts it lacks.
+    assert html.find("p", class_="result-count").text().startswith(partial)
+    results = html.find_all("li", class_="result")
+    assert results and html.find("p", class_="no-results") is None
+    for result in results:
+        assert result.find("p", class_="snippet").find("mark") is not None
+        missing = [s.text() for s in result.find_all("s")]
+        assert missing and len(missing) < MAX_TERMS and all(part in REVIEWED for part in missing)
+
+
+def test_a_long_phrase_keeps_room_for_the_words_after_it(warm):
+    """The parts are shared out in the order typed, each term keeping at least its first: a word typed after a long
+    phrase is still searched. In English text only, the phrase's parts are found nowhere: the word alone finds."""
+    results = find(Query.parse(REVIEWED + " mulligan", ["en"]), "en")
+    assert results.dropped_parts and results.work.terms == MAX_TERMS
+    hits = [hit for group in results.groups for hit in group.hits]
+    assert hits and all(hit.language == "en" and "<mark>mulligan" in hit.snippet.casefold() for hit in hits)
+    assert {len(hit.missing) for hit in hits} == {MAX_TERMS - 1}  # the phrase's first parts, each named missing
+
+
+def test_a_query_of_many_words_and_long_phrases_is_bounded_too(warm):
+    words = " ".join(["eight cards in opening hand", REVIEWED, "手札が多すぎる" * 8, "scried two", "先手抓牌" * 10])
+    results, peak = traced(Query.parse(words * 3), "en")
+    assert peak <= PEAK and results.total
+    assert_within_budget(results)
+
+
+def test_the_groups_of_words_are_made_only_as_they_are_tried():
+    """40 words, each found, never all together: the groups of several words come one level at a time, largest first,
+    MAX_TRIES of them in all, then each word alone; never the 2^40 groups of 40 words."""
+    terms = expand([f"w{at}" for at in range(40)])
+    holding = {
+        term.text: frozenset({at, 1000 + at % 3}) for at, term in enumerate(terms)
+    }  # its own entry, a shared one
+    tracemalloc.start()
+    _missing, levels = tries(terms, holding)
+    tried = list(islice(levels, 100))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    *groups, alone = tried
+    assert [len(group) for level in groups for group in level.groups] == [39] * MAX_TRIES
+    assert [len(group) for group in alone.groups] == [1] * 40 and alone.ids == frozenset().union(*holding.values())
+    assert peak < 1_000_000
+
+
+# Fuzzing long input: unspaced Chinese and Japanese, and CJK mixed with words, up to and past the longest query.
+CHINESE = "牌张暗手戏信南记那展非发违败公规触黑忘亲结警但开先抓局额外看调度的了在是親調額張開發"
+JAPANESE = "手札公開枚取上闇腹心先攻第誘発忘対戦相手がをにはのでともしたカードライブラリーマリガン"
+UNSPACED = st.one_of(
+    st.text(alphabet=CHINESE, min_size=20, max_size=250),
+    st.text(alphabet=JAPANESE, min_size=20, max_size=250),
+    st.text(alphabet=CHINESE + JAPANESE + "ab12·。、!?「」", min_size=20, max_size=250),
+)
+MIXED = st.lists(st.one_of(UNSPACED, PIECES), min_size=1, max_size=3 * MAX_TERMS).map(" ".join)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=NO_FIXTURE_RESET)
+@given(q=st.one_of(UNSPACED, MIXED), reader=st.sampled_from(["en", "zh-hans", "ja"]))
+def test_no_long_query_makes_a_search_exceed_its_budget(warm, q, reader):
+    results, peak = traced(Query.parse(q), reader)
+    assert peak <= PEAK, (q, peak)
+    assert_within_budget(results)
+    assert results.shown == min(results.total, PAGE_SIZE)

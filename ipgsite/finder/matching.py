@@ -3,7 +3,8 @@
 A step matches by its own wording, the question and its answers in every language. Latin words are matched at the
 start of a word ("card" finds "cards"), each with the other forms the termbase gives it ("drew" finds "drawn");
 Chinese and Japanese by their two-character pieces. A step is listed when most of the query's words or pieces are in
-it (three in five words, two in five pieces: a CJK phrase is worded in many ways), best first.
+it (three in five words, two in five pieces: a CJK phrase is worded in many ways), best first. A query's first
+MAX_WORDS words and MAX_PIECES pieces are matched, whatever its length: as many as search itself takes.
 """
 
 import math
@@ -40,6 +41,8 @@ STOP = {
     "their",
 }
 MAX_STEPS = 5
+MAX_WORDS = 8  # as search.query.MAX_TERMS
+MAX_PIECES = 16  # pairs of CJK characters: two a word
 
 
 @dataclass
@@ -63,10 +66,13 @@ def _forms(word):
 
 
 def _pieces(text):
-    """A query's Latin words (each with its forms) and CJK two-character pieces."""
+    """A query's first Latin words (each as a pattern matching any of its forms at the start of a word) and first CJK
+    two-character pieces."""
     words = [w for w in (m.casefold() for m in WORD.findall(text)) if w not in STOP and len(w) > 1]
     bigrams = [run[i : i + 2] for run in CJK.findall(text) for i in range(max(1, len(run) - 1))]
-    return [_forms(w) for w in dict.fromkeys(words)], list(dict.fromkeys(bigrams))
+    words, bigrams = list(dict.fromkeys(words))[:MAX_WORDS], list(dict.fromkeys(bigrams))[:MAX_PIECES]
+    patterns = [re.compile("|".join(rf"(?<![a-z0-9]){re.escape(form)}" for form in _forms(w))) for w in words]
+    return patterns, bigrams
 
 
 def _wording(question):
@@ -93,7 +99,7 @@ def matching_steps(text):
     for key, answers in first_path.items():
         question = graph.questions[key]
         wording = _wording(question)
-        hits = sum(1 for forms in words if any(re.search(rf"(?<![a-z0-9]){re.escape(f)}", wording) for f in forms))
+        hits = sum(1 for pattern in words if pattern.search(wording))
         hits += sum(1 for piece in bigrams if piece in wording)
         if hits >= max(1, math.ceil(len(words) * 0.6 + len(bigrams) * 0.4)):
             found.append(Match(answers=answers, question=question, score=hits / wanted))

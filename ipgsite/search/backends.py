@@ -30,8 +30,10 @@ in SQL; the kept entries and PostgreSQL's indexes rank the same way in memory (`
 Strings reach the database only as parameters; an FTS5 query is made of quoted phrases, one per form.
 """
 
+import heapq
 import json
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -164,6 +166,7 @@ class Search:
     indexed = False  # whether it must be run with the indexes forced (`with_indexes`, PostgreSQL)
     in_memory = False  # whether the page is ranked in memory (`rank_key`) rather than by the database
     known = None  # the ids that match, when known before the search
+    ranked = 0  # the entries the last page was ranked among
 
     def __init__(
         self, terms, languages=(), kinds=(), page_language="en", ranking=None, subsets=None, ids=None, required=()
@@ -244,7 +247,9 @@ class Search:
         language, or every match when fewer than offset + limit are in it."""
         entries = entries_of(self.matching())
         own = {pk: entry for pk, entry in entries.items() if entry.language == self.page_language}
-        return len(entries), self._ranked(own if len(own) >= offset + limit else entries, offset, limit)
+        ranked = own if len(own) >= offset + limit else entries
+        self.ranked = len(ranked)
+        return len(entries), self._ranked(ranked, offset, limit)
 
     def _ranked(self, entries, offset, limit):
         """These entries ({id: `Found`}) at [offset, offset + limit) in rank order: ranked by the database, which
@@ -253,7 +258,7 @@ class Search:
         if not entries:
             return []
         if self.in_memory:
-            return sorted(entries.values(), key=self.rank_key())[offset : offset + limit]
+            return self._ranked_in_memory(entries.values(), offset, limit)
         listed, id_params = id_list(entries)
         keys = [  # (SQL, its parameters, whether the highest comes first)
             (OWN_LANGUAGE, [self.page_language], False),
@@ -272,15 +277,43 @@ class Search:
             cursor.execute(sql, params)
             return [entries[pk] for (pk,) in cursor.fetchall()]
 
+    def _ranked_in_memory(self, entries, offset, limit):
+        """Those at [offset, offset + limit) by `rank_key`, which is read only for the entries that can reach the page:
+        the first keys (the page's language, the definition, the kind preferred) are cheap and sort the entries into
+        a few heads; the density and the spread of split phrases are worked out for the heads the page reaches."""
+        head, key, wanted = self.rank_head(), self.rank_key(), offset + limit
+        heads = defaultdict(list)
+        for entry in entries:
+            heads[head(entry)].append(entry)
+        ranked = []
+        for first in sorted(heads):
+            ranked += heapq.nsmallest(wanted - len(ranked), heads[first], key=key)
+            if len(ranked) >= wanted:
+                break
+        return ranked[offset:]
+
+    def rank_head(self):
+        """A function giving each entry the first of its rank keys: the page's language, then the paragraph that
+        defines the term searched for, then the kind of text preferred (as `rank_key` orders them)."""
+        language, defining, preferred = self.page_language, self.ranking.defining, PREFERRED[self.ranking.prefer]
+
+        def head(entry):
+            order = (entry.language != language) << 1 | (
+                defining is not None and (entry.paragraph_id != defining or entry.note_id is not None)
+            )
+            return order << 2 | preferred.get(entry.kind, 2)
+
+        return head
+
     def rank_key(self):
         """A function giving each entry one number whose order is the rank order, each key in bits of its own."""
-        language, defining, phrases = self.page_language, self.ranking.defining, self.ranking.phrases
-        preferred = PREFERRED[self.ranking.prefer]
-        forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(language) if form]
+        head, phrases = self.rank_head(), placed_forms(self.ranking.phrases)
+        forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(self.page_language)]
+        forms = [(form, length) for form, length in forms if form]
         last = len(forms) - 1
 
         def key(entry):
-            pk, _section, note, entry_language, kind, _text, folded, _stems, _key, paragraph, size = entry
+            pk, _section, _note, _language, kind, _text, folded, _stems, _key, _paragraph, size = entry
             rest, removed = folded, 0  # the bytes that removing every form, one after another, takes away
             for at, (form, length) in enumerate(forms):
                 found = rest.count(form)
@@ -288,11 +321,7 @@ class Search:
                     removed += found * length
                     if at < last:
                         rest = rest.replace(form, "")
-            order = (entry_language != language) << 1 | (
-                defining is not None and (paragraph != defining or note is not None)
-            )
-            order = order << 2 | preferred.get(kind, 2)
-            order = order << 32 | (spread(folded, phrases) if phrases else 0)
+            order = head(entry) << 32 | (placed_spread(folded, phrases) if phrases else 0)
             order = order << 14 | (10000 - removed * 10000 // (size + 200))
             return (order << 2 | KIND_ORDER.get(kind, 2)) << 48 | pk
 
@@ -475,11 +504,19 @@ class PostgresQuery(Search):
         return self._with_indexes(self.ids)
 
 
-def spread(folded, phrases):
-    """How far apart the parts of each split phrase are in this text, summed, as `_spread` computes it in SQL."""
+def placed_forms(phrases):
+    """For each split phrase, for each of its parts, the forms whose first place in a text is the part's place."""
+    return tuple(tuple(tuple(part.forms[:MAX_PLACED_FORMS]) for part in parts) for parts in phrases)
+
+
+def placed_spread(folded, phrases):
+    """How far apart the parts of each phrase (`placed_forms`) are in this text, summed, as `_spread` computes it in
+    SQL: each part's place is the furthest first place of its forms (0 where none is found)."""
     total = 0
     for parts in phrases:
-        places = [max(folded.find(form) + 1 for form in part.forms[:MAX_PLACED_FORMS]) for part in parts]
+        places = [
+            folded.find(forms[0]) + 1 if len(forms) == 1 else max(folded.find(f) for f in forms) + 1 for forms in parts
+        ]
         total += max(places) - min(places)
     return total
 
@@ -757,6 +794,11 @@ class KeptSearch(LikeScan):
 
     def which_find(self, groups, languages=(), kinds=(), page_language="en"):
         return [bool(self.exists(group, languages, kinds).ids()) for group in groups]
+
+    def which_held(self, forms):
+        """Each form looked up in the kept index itself: a phrase of 200 characters has 199 pairs to ask about."""
+        kept = kept_entries()
+        return {form for form in forms if kept.holding_form(form)}
 
     def similar(self, entry, target, limit, wanted):
         return self.database.similar(entry, target, limit, wanted)

@@ -19,6 +19,7 @@ from .expanding import expand, names_of, simplified
 from .folding import CJK_LETTER, fold
 from .models import Kind
 from .partial import is_small, lacking, tries
+from .query import MAX_TERMS
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -227,21 +228,28 @@ def cjk_names(termbase):
 
 def split_phrases(terms, termbase, finds):
     """The terms, with each CJK phrase that names nothing and finds nothing as typed replaced by its parts
-    (search/phrases.py); and the phrases split, each a tuple of its parts' terms."""
+    (search/phrases.py); the phrases split, each a tuple of its parts' terms; and whether parts were left out.
+
+    At most MAX_TERMS terms in all: each term keeps at least its first part, and the phrases share what is left in
+    the order they were typed; the parts beyond are not searched (a phrase of 40 characters has 20 parts or so)."""
     phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
     finds.ask(phrasal)
     phrasal = [term for term in phrasal if not finds.known[term.text]]
     held = backends.which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}), finds.by_like)
-    out, split = [], []
+    out, split, dropped, spare = [], [], False, MAX_TERMS - len(terms)
     for term in terms:
-        found = phrases.parts(term.text, cjk_names(termbase), held) if term in phrasal else []
+        found = phrases.parts(term.text, cjk_names(termbase), held, MAX_TERMS + 1) if term in phrasal else []
         if len(found) > 1:
+            dropped = dropped or len(found) > 1 + spare
+            found = found[: 1 + spare]
+            spare -= len(found) - 1
             parts = [expand([part], termbase)[0] for part in found]
             out += [part for part in parts if part not in out]
-            split.append(tuple(parts))
+            if len(parts) > 1:
+                split.append(tuple(parts))
         else:
             out.append(term)
-    return out, tuple(split)
+    return out, tuple(split), dropped
 
 
 def _defining_paragraph(term):
@@ -250,11 +258,6 @@ def _defining_paragraph(term):
         return None
     number, key = term.named.defined_at.split("#")
     return Paragraph.objects.filter(section__number=number, key=key).values_list("pk", flat=True).first()
-
-
-def _holding_all(group, holding):
-    """The ids of the entries holding every term of the group that has its ids in `holding`."""
-    return frozenset.intersection(*(holding[term.text] for term in group if term.text in holding))
 
 
 def ranking_of(groups, split):
@@ -305,6 +308,25 @@ class Group:
 
 
 @dataclass
+class Work:
+    """What one search did, each count bounded by design whatever the query (the tests hold every search to it)."""
+
+    terms: int = 0  # terms searched once CJK phrases are split into parts: at most MAX_TERMS
+    searches: int = 0  # searches of the index run: the query, its parts, then a level of partial matches at a time
+    groups: int = 0  # groups of words tried for partial matches: at most 1 + MAX_TRIES + MAX_TERMS
+    read: int = 0  # ids of the entries holding each word, read for partial matches: at most entries × MAX_TERMS
+    ranked: int = 0  # entries ranked, over all searches: at most entries × searches
+    snippets: int = 0  # results cut to a snippet: at most PAGE_SIZE
+
+    def ran(self, search, offset):
+        """`search.page()` at this offset, counted."""
+        self.searches += 1
+        total, page = search.page(offset, PAGE_SIZE)
+        self.ranked += search.ranked
+        return total, page
+
+
+@dataclass
 class Results:
     total: int = 0
     page: int = 1
@@ -313,6 +335,8 @@ class Results:
     suggestions: list = field(default_factory=list)  # "Did you mean": [Suggestion]
     also: list = field(default_factory=list)  # what else the query's terms were searched as: [(name, language)]
     partial: bool = False  # no entry holds every word: these hold most of them
+    dropped_parts: bool = False  # CJK phrases were split into more than MAX_TERMS parts: the first were searched
+    work: Work = field(default_factory=Work)
 
     @property
     def has_next(self):
@@ -337,49 +361,45 @@ def find(query, page_language, names=None, by_like=False):
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
-    groups, split = [terms], ()
-    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking_of(groups, split))
-    results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+    marked, split = terms, ()
+    ranking = ranking_of([terms], split)
+    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+    results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     found_nothing = not results.total and not results.sections
     if not results.total:
         if len(terms) == 1:
             finds.known[terms[0].text] = False
-        terms, split = split_phrases(terms, termbase, finds)
+        terms, split, results.dropped_parts = split_phrases(terms, termbase, finds)
         if split:
-            groups = [terms]
-            ranking = ranking_of(groups, split)
+            marked = terms
+            ranking = ranking_of([terms], split)
             search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
-            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+            results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     if not results.total and len(terms) > 1:
         holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": no index holds them
-        _missing, levels = tries(terms, finds.term)
-        for level in levels:  # the largest groups of words that some entry holds
-            searched = list({term.text: term for group in level for term in group}.values())
-            ranking = ranking_of(level, split)
-            rest = [term for term in searched if term.text not in holding]  # small words
-            if len(level) == 1 or not rest:  # which entries hold a group: sets of ids, in Python; then the rest
-                ids = set().union(*(_holding_all(group, holding) for group in level))
-                if not ids:
-                    continue
-                search = backends.search_for(
-                    searched, query.languages, query.kinds, page_language, by_like, ranking, ids=ids, required=rest
-                )
-            else:
-                subsets = None if len(level) == 1 else level
-                search = backends.search_for(
-                    searched, query.languages, query.kinds, page_language, by_like, ranking, subsets
-                )
-            results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+        results.work.read += sum(map(len, holding.values()))
+        _missing, levels = tries(terms, holding)
+        for level in levels:  # the words with the small ones, groups of them (MAX_TRIES in all), each word alone
+            results.work.groups += len(level.groups)
+            if not level.ids:
+                continue
+            rest = [term for term in level.terms if term.text not in holding]  # small words, checked on the entries
+            ranking = ranking_of(level.groups, split)
+            search = backends.search_for(
+                level.terms, query.languages, query.kinds, page_language, by_like, ranking, ids=level.ids, required=rest
+            )
+            results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
             if results.total or page:
-                groups, results.partial = level, True
+                marked, results.partial = level.terms, True
                 break
     spellings = spellings_of(names.section_spellings, termbase)
     results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
-    marked = [term for group in groups for term in group]
     alone = all(is_small(term) for term in marked)  # a query of small words only marks them wherever they are
     forms = [form for term in marked if alone or not is_small(term) for form in term.forms]
     words = [form for term in marked if not alone and is_small(term) for form in term.forms]
-    stems = {stem for group in groups for term in group for phrase in term.stems for stem in phrase.split()}
+    stems = {stem for term in marked for phrase in term.stems for stem in phrase.split()}
+    results.work.terms = len(terms)
+    results.work.snippets = len(page)
     sections, by_section = names.sections_of({found.section_id for found in page}), {}
     for found in page:
         if found.section_id not in sections:  # deleted since the page was read

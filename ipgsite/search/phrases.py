@@ -41,11 +41,12 @@ def pairs(text):
     return [text[at : at + 2] for at in range(len(text) - 1) if script(text[at]) == script(text[at + 1]) == "han"]
 
 
-def parts(text, names, held):
-    """The parts of `text` to search for, in order: `names` is the termbase's folded names and variants;
-    `held` the pairs of characters (of `pairs(text)`) that the index holds."""
+def parts(text, names, held, limit=None):
+    """The parts of `text` to search for, in order, each once: `names` is the termbase's folded names and variants;
+    `held` the pairs of characters (of `pairs(text)`) that the index holds. With a `limit`, the first `limit` parts:
+    the rest of the text is not read."""
     longest = max(map(len, names), default=0)
-    found, at = [], 0
+    found, at = {}, 0
 
     def name_at(start):
         for end in range(min(len(text), start + longest), start, -1):
@@ -53,10 +54,10 @@ def parts(text, names, held):
                 return text[start:end]
         return None
 
-    while at < len(text):
+    while at < len(text) and (limit is None or len(found) < limit):
         name = name_at(at)
         if name:
-            found.append(name)
+            found[name] = None
             at += len(name)
             continue
         kind = script(text[at])
@@ -64,13 +65,13 @@ def parts(text, names, held):
             pair = text[at : at + 2]
             end = at + 2 if pair in held else at + 1
             if text[at:end] not in GRAMMAR:
-                found.append(text[at:end])
+                found[text[at:end]] = None
             at = end
             continue
         end = at + 1
         while end < len(text) and script(text[end]) == kind and name_at(end) is None:
             end += 1
         if kind != "hiragana" and any(char.isalnum() for char in text[at:end]):
-            found.append(text[at:end])
+            found[text[at:end]] = None
         at = end
-    return list(dict.fromkeys(found))
+    return list(found)

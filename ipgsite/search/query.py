@@ -10,7 +10,7 @@ from .folding import clean, fold
 from .models import Kind
 
 MAX_LENGTH = 200  # characters; longer queries are cut, with a notice
-MAX_TERMS = 8
+MAX_TERMS = 8  # words searched, and terms once CJK phrases are split into parts (search/phrases.py); beyond, a notice
 PHRASE = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
 
 
@@ -26,13 +26,13 @@ def _strip_punctuation(term):
 
 def split_terms(text):
     """Folded terms: words separated by spaces, or phrases in double quotes; surrounding punctuation dropped."""
-    terms = []
+    terms = {}
     for match in PHRASE.finditer(text):
         words = next(g for g in match.groups() if g is not None)
         term = " ".join(_strip_punctuation(fold(words)).split())
-        if term and term not in terms:
-            terms.append(term)
-    return terms
+        if term:
+            terms[term] = None
+    return list(terms)
 
 
 def _page(raw):
