@@ -8,16 +8,10 @@ import difflib
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from ipgsite.editing import writing
-from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg import languages
 from ipgsite.ipg.documents import documents_from_database
 
 from .models import FrozenSection, Release, digest
-
-
-class PublishError(Exception):
-    pass
 
 
 def frozen_from_doc(doc):
@@ -47,35 +41,6 @@ def store(release, state):
         FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
         for number, (order, content) in state.items()
     )
-
-
-def check_newer(date):
-    """Raise PublishError unless `date` is newer than every release."""
-    newest = Release.objects.newest_first().first()
-    if newest and newest.date >= date:
-        raise PublishError(
-            f"A release must be newer than the newest one ({newest.date.isoformat()}); {date.isoformat()} is not."
-        )
-
-
-def publish_release(release, by=CONTENT_FILES):
-    """Save the unsaved `release` with the working text frozen in it, and what it changed, as `by` (a signed-in
-    editor, or the content files for the command line)."""
-    from .changes import record_changes
-
-    with writing.batch(by) as batch:
-        check_newer(release.date)
-        release.save()
-        store(release, working_text())
-        record_changes()
-        # Pages name the newest release, and readers' offline copies are saved again.
-        batch.releases_changed = True
-    return release
-
-
-def publish(date, title="", by=CONTENT_FILES):
-    """Publish the working text as the release effective on `date`; it must be newer than every release."""
-    return publish_release(Release(date=date, title_en=title or ""), by=by)
 
 
 def state_of(release):
