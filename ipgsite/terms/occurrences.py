@@ -10,8 +10,7 @@ from .models import Occurrence, Term
 
 
 def _matcher():
-    # Read from the database in this transaction: the cached vocabulary may not have these writes yet.
-    return lookup.Matcher(lookup._read_terms())
+    return lookup.Matcher(lookup.read_terms())
 
 
 def occurrences_for(matcher, terms):
