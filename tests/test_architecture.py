@@ -9,6 +9,7 @@ size of an app, and that a load of content/ sets off each after-write step once.
 import ast
 import graphlib
 import re
+import tomllib
 from io import StringIO
 from pathlib import Path
 
@@ -129,6 +130,31 @@ def test_no_modules_of_an_app_import_each_other_in_a_circle():
         pytest.fail(f"modules that import each other: {' -> '.join(error.args[1])}")
 
 
+def contract_layers():
+    """The layers of the import-linter contract on the apps, top first: [{app, …}, …]."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
+    (layers,) = [c["layers"] for c in contracts if c.get("containers") == ["ipgsite"]]
+    return [{app.strip() for app in layer.split("|")} for layer in layers]
+
+
+def documented_layers():
+    """The layers docs/architecture.md's table names, top first: [(number, {app, …}, what it may import), …]."""
+    rows = re.findall(r"^\| (\d+) [^|]+\|([^|]+)\|([^|]+)\|", (ROOT / "docs" / "architecture.md").read_text(), re.M)
+    return [(int(number), set(re.findall(r"`(\w+)`", apps)), may.strip()) for number, apps, may in rows]
+
+
+def test_the_documented_layers_are_the_contracts():
+    documented = documented_layers()
+    assert [apps for _number, apps, _may in documented] == contract_layers()
+    assert [number for number, _apps, _may in documented] == list(range(len(documented), 0, -1))
+    below = {1: "—", 2: "1"} | {n: f"1–{n - 1}" for n in range(3, len(documented) + 1)}
+    assert [may for _number, _apps, may in documented] == [below[number] for number, _apps, _may in documented]
+    apps = {path.parent.name for path in PACKAGE.glob("*/apps.py")} | {"documents"}
+    assert set().union(*contract_layers()) == apps  # every app has its place
+
+
 def test_no_app_holds_more_than_its_share_of_python():
     lines = {}
     for path, name in modules():
@@ -172,6 +198,14 @@ def test_an_edit_in_the_admin_sets_off_each_after_write_step_once(ipg, admin_cli
     assert steps.calls == list(settings.AFTER_WRITE)
 
 
+def test_what_a_write_sets_off_is_only_the_after_write_steps():
+    """No module connects to a model's save or delete but the write path's guard (pre_save, pre_delete): whatever a
+    write sets off is a step settings.AFTER_WRITE lists."""
+    receivers = re.compile(r"\b(post_save|post_delete|m2m_changed|post_init|pre_init)\b")
+    connected = [name for path, name in modules() if receivers.search(path.read_text(encoding="utf-8"))]
+    assert connected == []
+
+
 @pytest.mark.parametrize("path", ["ipgsite.editing.writing", "ipgsite.editing.models", "ipgsite.editing.statuses"])
 def test_the_write_path_names_no_feature_model(path):
     source = (ROOT / (path.replace(".", "/") + ".py")).read_text(encoding="utf-8")
@@ -200,3 +234,14 @@ def test_a_text_layer_named_in_the_settings_reaches_every_text_of_a_section_page
     html = client.get("/en/ipg/2.3/").content.decode()
     assert html.count('<b class="layer-mark">') >= 30  # one per paragraph and note shown
     assert 'href="/en/ipg/2.2/"' in html  # the links layer still ran before it
+
+
+@override_settings(READING_LAYERS={kind: v for kind, v in settings.READING_LAYERS.items() if kind != "version"})
+def test_without_a_version_layer_the_site_keeps_no_earlier_versions(ipg, client):
+    assert client.get("/en/ipg/2.3/?release=2024-09-23").status_code == 404
+    assert client.get("/en/ipg/2.3/").status_code == 200
+
+
+def test_the_version_layer_finds_a_section_as_a_release_froze_it(ipg, client):
+    response = client.get("/en/ipg/2.3/?release=2024-09-23")
+    assert response.status_code == 200 and "2024-09-23" in response.content.decode()
