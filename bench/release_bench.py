@@ -64,7 +64,8 @@ def main():
         from ipgsite.contentfiles.releases import export_releases
         from ipgsite.ipg.models import Note, Paragraph, Section
         from ipgsite.releases.models import Release
-        from ipgsite.releases.snapshots import changed_section_count, publish
+        from ipgsite.releases.publishing import publish
+        from ipgsite.releases.snapshots import changed_section_count
 
         call_command("migrate", verbosity=0)
         call_command("loadcontent", verbosity=0)
@@ -163,7 +164,7 @@ def long_text_costs(client, timed, get, repeat, base, after):
     from ipgsite.ipg.models import Paragraph
     from ipgsite.releases.diffing import tokens
     from ipgsite.releases.models import Release
-    from ipgsite.releases.snapshots import publish
+    from ipgsite.releases.publishing import publish
 
     old = long_japanese(1)
     new = old[:4000] + "変更" + old[4002:9000] + "追加した文。" + old[9000:15000] + old[15100:]

@@ -103,7 +103,7 @@ AFTER_WRITE = [
 ]
 
 # What other apps add to the reading pages, in order (ipgsite.ipg.layers): to each text, to a section page's
-# context, and after a section's texts. The core's templates name no feature app.
+# context, after a section's texts, and the earlier versions a page shows. The core names no feature app.
 READING_LAYERS = {
     "text": {
         "links": "ipgsite.crosslinks.rendering.link_mentions",
@@ -118,6 +118,7 @@ READING_LAYERS = {
         "ipgsite.crosslinks.layers.mentioned_in",
         "ipgsite.finder.layers.steps_to",
     ],
+    "version": "ipgsite.releases.reading.as_released",  # a section as a release froze it (?release=)
 }
 
 MIDDLEWARE = [

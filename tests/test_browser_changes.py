@@ -5,7 +5,7 @@ from django.conf import settings
 
 from ipgsite.contentfiles.releases import load_releases
 from ipgsite.ipg.models import Paragraph
-from ipgsite.releases.snapshots import publish
+from ipgsite.releases.publishing import publish
 from test_releases_files import SECOND, edit_for_second_release
 
 pytestmark = [pytest.mark.browser, pytest.mark.writes]  # a second release is published

@@ -217,7 +217,7 @@ def test_files_of_an_older_deploy_are_dropped(live_ipg, new_page):
 def test_a_new_release_replaces_the_offline_copy_on_the_next_visit_and_says_so(live_ipg, new_page):
     from django.utils import timezone
 
-    from ipgsite.releases.snapshots import publish
+    from ipgsite.releases.publishing import publish
 
     page = new_page(service_workers="allow")
     page.goto(f"{live_ipg.url}/ja/ipg/2.3/")

@@ -160,7 +160,7 @@ def test_the_list_names_the_deployed_hashed_files(client, ipg, settings, tmp_pat
 def test_the_page_list_names_the_release_a_saved_copy_holds_and_changes_with_a_new_one(client, ipg):
     from django.utils import timezone
 
-    from ipgsite.releases.snapshots import publish
+    from ipgsite.releases.publishing import publish
 
     before = json.loads(client.get("/offline/pages.json?lang=en").content)
     assert before["release"] == "2024-09-23"

@@ -19,7 +19,8 @@ from ipgsite.contentfiles.toml import ContentError
 from ipgsite.finder.models import Example
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.models import Release
-from ipgsite.releases.snapshots import PublishError, frozen_from_doc, publish, section_as_of, state_of
+from ipgsite.releases.publishing import PublishError, publish
+from ipgsite.releases.snapshots import frozen_from_doc, section_as_of, state_of
 
 FIRST, SECOND = datetime.date(2024, 9, 23), datetime.date(2025, 2, 10)
 

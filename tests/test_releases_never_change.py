@@ -17,7 +17,8 @@ from django.core.management import CommandError, call_command
 from edits import delete, write
 from ipgsite.ipg.models import Chapter, Section
 from ipgsite.releases.models import ChangedSection, Release
-from ipgsite.releases.snapshots import publish, state_of
+from ipgsite.releases.publishing import publish
+from ipgsite.releases.snapshots import state_of
 from pages import parse
 from people import admin_form_data, client_for, editor, paragraph
 from test_releases_files import FIRST, SECOND

@@ -12,7 +12,8 @@ from ipgsite.contentfiles.releases import load_releases
 from ipgsite.ipg.models import Note, Paragraph, Section
 from ipgsite.releases.diffing import diff_html
 from ipgsite.releases.models import Release
-from ipgsite.releases.snapshots import changes_between, publish
+from ipgsite.releases.publishing import publish
+from ipgsite.releases.snapshots import changes_between
 from pages import parse
 from people import client_for, editor, translator
 from test_releases_files import FIRST, NEW_PARAGRAPH_EN, SECOND, edit_for_second_release
@@ -249,8 +250,8 @@ def test_changes_between_pairs_paragraphs_by_key(cycle):
     assert changes_between(None, second) == []
 
 
-def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(first):
-    client = client_for(editor())
+def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(first, client):
+    reader, client = client, client_for(editor())
     form = client.get("/admin/releases/release/add/")
     assert (
         form.status_code == 200
@@ -263,11 +264,13 @@ def test_an_editor_publishes_in_the_admin_and_then_edits_only_title_and_links(fi
     assert response.status_code == 302, response.content.decode()[:2000]
     release = Release.objects.get(date=SECOND)
     assert release.sections.count() == Section.objects.count()
+    assert "TEST" in reader.get(f"/en/changes/{SECOND}/").content.decode()  # kept in the page cache
     response = client.post(
         f"/admin/releases/release/{release.pk}/change/",
         {"date": "2030-01-01", "title_en": "TEST 2", "title_ja": "TEST 二"},
     )
     assert response.status_code == 302
+    assert "TEST 2" in reader.get(f"/en/changes/{SECOND}/").content.decode()  # and rendered again
     release.refresh_from_db()
     assert (release.date, release.title_en, release.title_ja) == (SECOND, "TEST 2", "TEST 二")
     assert 'name="date"' not in client.get(f"/admin/releases/release/{release.pk}/change/").content.decode()

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from edits import write
 from ipgsite.releases.models import Release
-from ipgsite.releases.snapshots import publish
+from ipgsite.releases.publishing import publish
 from pages import parse
 
 FIRST = "2024-09-23"

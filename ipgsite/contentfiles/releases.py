@@ -49,7 +49,7 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.models import KEY_PATTERN, NUMBER_PATTERN, Part, Penalty
 from ipgsite.releases.changes import record_changes
 from ipgsite.releases.models import Release, parse_date
-from ipgsite.releases.snapshots import state_of, store
+from ipgsite.releases.snapshots import first_difference, state_of, store
 
 from .toml import ContentError, File, Lines, load_toml, toml_string
 
@@ -295,45 +295,6 @@ def _read(content_dir):
 
 
 # Comparing a file with what the database froze
-
-
-def first_difference(frozen, state):
-    """Where `state` (a release file's) first differs from `frozen` (the database's), in reading order:
-    (number, key or None, note place or None, what), or None when they agree."""
-    for number in sorted(set(frozen) | set(state), key=lambda n: ((frozen.get(n) or state.get(n))[0], n)):
-        if number not in frozen:
-            return number, None, None, "a section the release did not hold"
-        if number not in state:
-            return number, None, None, "missing, though the release holds it"
-        (old_order, old), (new_order, new) = frozen[number], state[number]
-        if old_order != new_order:
-            return number, None, None, f"order {new_order}, not {old_order}"
-        if old["title"] != new["title"]:
-            return number, None, None, "its title"
-        if old["penalty"] != new["penalty"]:
-            return number, None, None, f"penalty {new['penalty']!r}, not {old['penalty']!r}"
-        old_paragraphs = {p["key"]: p for p in old["paragraphs"]}
-        new_paragraphs = {p["key"]: p for p in new["paragraphs"]}
-        for paragraph in new["paragraphs"]:
-            key = paragraph["key"]
-            held = old_paragraphs.get(key)
-            if held is None:
-                return number, key, None, "a paragraph the release did not hold"
-            for name in ("part", "bullet"):
-                if held[name] != paragraph[name]:
-                    return number, key, None, f"its {name}"
-            for code in LANGUAGES:
-                if held["texts"].get(code) != paragraph["texts"].get(code):
-                    return number, key, None, f"its {code} text"
-            for place in range(1, max(len(held["notes"]), len(paragraph["notes"])) + 1):
-                if held["notes"][place - 1 : place] != paragraph["notes"][place - 1 : place]:
-                    return number, key, place, "the note"
-        for key in old_paragraphs:
-            if key not in new_paragraphs:
-                return number, key, None, "missing, though the release holds it"
-        if list(old_paragraphs) != list(new_paragraphs):
-            return number, None, None, "the order of its paragraphs"
-    return None
 
 
 def check_agrees(path, release, state, lines):

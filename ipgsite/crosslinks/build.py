@@ -4,8 +4,7 @@ A link is stored as its words and which occurrence of them it is in the linkable
 that a page finds it again in the text however the renderer of the day writes its HTML.
 """
 
-from ipgsite.ipg import derived, languages, spans
-from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg import derived
 
 from .matching import Matcher
 from .models import Link
@@ -16,24 +15,19 @@ def links_for(matcher):
     never to its own section."""
 
     def rows_for(obj, field, paragraph, note):
-        found = []
-        for code, value in languages.translations(obj, field).items():
-            for span in spans.find(render_markdown(value), matcher.spans):
-                mention = span.what
-                if mention.section_id == paragraph.section_id:
-                    continue
-                found.append(
-                    Link(
-                        paragraph=paragraph,
-                        note=note,
-                        language=code,
-                        text=span.words,
-                        nth=span.nth,
-                        section_id=mention.section_id,
-                        mtr=mention.mtr,
-                    )
-                )
-        return found
+        return [
+            Link(
+                paragraph=paragraph,
+                note=note,
+                language=code,
+                text=span.words,
+                nth=span.nth,
+                section_id=span.what.section_id,
+                mtr=span.what.mtr,
+            )
+            for code, span in derived.found_in(obj, field, lambda text, code: matcher.spans(text))
+            if span.what.section_id != paragraph.section_id
+        ]
 
     return rows_for
 

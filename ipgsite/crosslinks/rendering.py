@@ -20,10 +20,7 @@ ATTRIBUTES["cite"] = {"class", "title"}
 
 def links_by_text(section_id):
     """The links stored for a section's texts, by (paragraph id, note id or None, language), in one query."""
-    found = {}
-    for link in Link.objects.filter(paragraph__section_id=section_id).select_related("section").order_by("pk"):
-        found.setdefault((link.paragraph_id, link.note_id, link.language), []).append(link)
-    return found
+    return Link.objects.in_section(section_id).select_related("section").by_text()
 
 
 def linked_html(text, cache, html=None):

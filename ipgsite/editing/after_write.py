@@ -1,11 +1,14 @@
-"""What a write of the IPG's content sets off, in the order `settings.AFTER_WRITE` lists the steps.
+"""What a write of the IPG's content sets off: the after-write steps, which the setting `AFTER_WRITE` lists in order.
 
-Every write goes through `ipgsite.editing.writing`, which itself records, in the locked row:
-  1. the revision of the text (the next writer's lost-update check reads it);
-  2. the history: a `Change` with who, when, before and after.
-Then, once per batch of writes (one request, or one load of content/), in the same transaction, each step the
-setting names (a dotted path, as MIDDLEWARE names middleware) is called with the batch (`writing.Batch`: the edits,
-and what else changed). Each app that keeps something derived from the text adds its own step there.
+This is the one mechanism for every effect of a write. Each write goes through `ipgsite.editing.writing`, inside a
+batch of writes (`writing.batch`: one request, one load of content/, one published release), and records its
+revision and history itself. When the outermost batch ends, still inside its transaction, each step is called once,
+in the order listed, with the batch (`writing.Batch`: the edits, and what else changed). A step whose work must wait
+for the commit (a purge of the shared caches, the link preview pictures) asks for it with `transaction.on_commit`.
+
+The steps are named in a setting, as MIDDLEWARE is, and are not the receivers of a signal: their order matters and is
+read in one place, not in the order apps happen to connect; each app that keeps something derived from the text adds
+its own step there, and the write path imports none.
 """
 
 from functools import cache

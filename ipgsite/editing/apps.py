@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,7 +11,8 @@ class EditingConfig(AppConfig):
     verbose_name = _("Translations")
 
     def ready(self):
-        from . import receivers, registry
+        from . import groups, registry, writing
 
         registry.autodiscover()  # every app's editing.py registers the models the write path writes
-        receivers.guard_written_models()
+        writing.guard(registry.models())
+        post_migrate.connect(groups.after_migrate, sender=self)

@@ -1,8 +1,10 @@
 """The translator groups (one per language) and the editors group, with their permissions.
 
-Created by a data migration; `ensure_groups` also runs after every `migrate`, so that permissions
+Created by a data migration; `ensure_groups` also runs after every `migrate` (`after_migrate`), so that permissions
 added later reach the groups.
 """
+
+from django.apps import apps as global_apps
 
 from ipgsite.ipg import languages
 
@@ -58,3 +60,8 @@ def ensure_groups(apps):
         ),
         *permissions([("translations", translate_permission(code)) for code in languages.CODES]),
     )
+
+
+def after_migrate(sender, **kwargs):
+    """post_migrate of this app: the groups get the permissions the migrate added."""
+    ensure_groups(global_apps)

@@ -2,9 +2,11 @@
 these functions.
 
 Each write checks the writer's rights against what is stored (never against what was posted), cleans the text,
-locks the row, refuses a lost update, and records the revision and history. What a write then sets off (translation
-status, cross-links, search index, cache version) is listed, in order, in `settings.AFTER_WRITE`; it runs once per
-batch of writes, in the same transaction. Nothing else writes content, and reading a page writes nothing.
+locks the row, refuses a lost update, and records the revision and history. Writes are gathered in a batch (`batch`,
+held in a context variable while it lasts), and what they set off (translation status, cross-links, search index,
+cache version…) runs once per batch, in the same transaction: the steps `settings.AFTER_WRITE` lists, in order
+(`after_write`). A registered model's row saved or deleted outside a batch is refused (`guard`). Nothing else writes
+content, and reading a page writes nothing.
 
 One batch of writes at a time: the outermost batch first takes the write lock (`hold_the_write_lock`), before any
 row, so that two saves at the same moment wait for each other instead of deadlocking; a writer that waits too long
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import OperationalError, connection, transaction
+from django.db.models.signals import pre_delete, pre_save
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
@@ -222,9 +225,18 @@ class OutsideTheWritePath(RuntimeError):
     would be skipped."""
 
 
-def refuse_writes_outside_a_batch(obj):
-    if _batch.get() is None:
-        raise OutsideTheWritePath(f"{obj!r} changes only through ipgsite.editing.writing.")
+def refuse_writes_outside_a_batch(sender, instance, raw=False, **kwargs):
+    """A registered model's row saved or deleted outside a batch of writes (pre_save, pre_delete) is refused."""
+    if not raw and _batch.get() is None:
+        raise OutsideTheWritePath(f"{instance!r} changes only through ipgsite.editing.writing.")
+
+
+def guard(models):
+    """Let these models' rows be saved and deleted only inside a batch of writes (at start-up: the registry's)."""
+    for model in models:
+        uid = f"ipgsite.editing.only-through-writing.{model._meta.label}"
+        pre_save.connect(refuse_writes_outside_a_batch, sender=model, dispatch_uid=uid + ".save")
+        pre_delete.connect(refuse_writes_outside_a_batch, sender=model, dispatch_uid=uid + ".delete")
 
 
 def _writer(by):

@@ -2,17 +2,28 @@
 and how each is rebuilt: the rows of some texts, or all of them.
 
 Each such table has a row per thing found in one language of a paragraph's own text or of a note's body, with the
-paragraph (and the note, or none) it was found in. Its app gives `rows_for(obj, field, paragraph, note)`: the unsaved
-rows of one paragraph (obj is the paragraph, field "text", note None) or one note (obj is the note, field "body",
-paragraph the note's paragraph). When each is rebuilt, and for which texts, is the app's `follow(batch)`, one of the
-after-write steps `settings.AFTER_WRITE` lists.
+paragraph (and the note, or none) it was found in; a cross-link and a term's occurrence are both `models.Found`, words
+found in the linkable text (`found_in`). Its app gives `rows_for(obj, field, paragraph, note)`: the unsaved rows of
+one paragraph (obj is the paragraph, field "text", note None) or one note (obj is the note, field "body", paragraph
+the note's paragraph). When each is rebuilt, and for which texts, is the app's `follow(batch)`, one of the after-write
+steps `settings.AFTER_WRITE` lists.
 """
 
 from django.db import models, transaction
 
+from . import languages, spans
+from .markup import render_markdown
 from .models import Note, Paragraph
 
 BATCH_SIZE = 500
+
+
+def found_in(obj, field, spans_in):
+    """(language, span) of each thing `spans_in(text, language)` finds in each language of a paragraph's text or a
+    note's body, located in the linkable text of its rendering as a `models.Found` row keeps it (`spans.find`)."""
+    for code, value in languages.translations(obj, field).items():
+        for span in spans.find(render_markdown(value), lambda text, code=code: spans_in(text, code)):
+            yield code, span
 
 
 def _rows(rows_for, paragraphs, notes):
@@ -77,3 +88,20 @@ def refresh(model, rows_for, paragraph_ids=(), note_ids=()):
 def rebuild(model, rows_for):
     """Every row found again, in every paragraph and note; the number of rows."""
     return sync(model, _rows(rows_for, Paragraph.objects.all(), Note.objects.all()), model.objects.all())
+
+
+def number_from_offsets(model):
+    """For the migrations that stored a table of `models.Found` rows as words and which occurrence of them
+    (crosslinks and terms 0004), where they had been offsets (`start`) into the render they were found in: each row
+    is numbered from its offset against the text as rendered now; one whose words are no longer there was never
+    shown, and goes (the next write or load finds it again, if the text still has it). `model` is the migration's."""
+    gone = []
+    for row in model.objects.select_related("paragraph", "note").iterator():
+        obj, field = (row.note, "body") if row.note_id else (row.paragraph, "text")
+        value = getattr(obj, f"{field}_{languages.field_suffix(row.language)}") or ""
+        row.nth = spans.nth_at(render_markdown(value), row.text, row.start)
+        if row.nth is None:
+            gone.append(row.pk)
+        else:
+            row.save(update_fields=["nth"])
+    model.objects.filter(pk__in=gone).delete()

@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from . import languages
+from . import languages, spans
 
 KEY_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 NUMBER_PATTERN = r"^(?:[1-9][0-9]*\.[1-9][0-9]*|[A-Z])$"
@@ -262,3 +262,64 @@ class Alias(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.language}) → {self.section.number}"
+
+
+class FoundQuerySet(models.QuerySet):
+    def in_section(self, section_id):
+        """Found in the section's paragraphs and in their notes."""
+        return self.filter(paragraph__section_id=section_id)
+
+    def in_text_of(self, paragraph):
+        """Found in the paragraph's own text, not in its notes."""
+        return self.filter(paragraph=paragraph, note__isnull=True)
+
+    def in_note(self, note):
+        return self.filter(note=note)
+
+    def in_reading_order(self):
+        return self.order_by("paragraph__section__order", "paragraph__order", "note__order", "language", "pk")
+
+    def by_text(self):
+        """{(paragraph id, note id or None, language): [rows, in the order they were found]}, as a page reads them
+        (`reading.Text.place`), in one query."""
+        found = {}
+        for row in self.order_by("pk"):
+            found.setdefault((row.paragraph_id, row.note_id, row.language), []).append(row)
+        return found
+
+
+class Found(models.Model):
+    """Something found in one language of a paragraph's text or of a note on it: a cross-link's mention of a section,
+    a term's occurrence. Each app that finds something keeps its own table of them (`derived` finds them again after
+    each write).
+
+    `text` and `nth` locate it: its words, and which occurrence of them it is in the linkable text of the rendered
+    paragraph or note (`spans`), so that pages find it again in the text however the HTML of the day is written. Rows
+    are created in reading order.
+    """
+
+    paragraph = models.ForeignKey(
+        Paragraph, on_delete=models.CASCADE, related_name="%(class)ss", verbose_name=_("paragraph")
+    )
+    note = models.ForeignKey(
+        Note, on_delete=models.CASCADE, null=True, blank=True, related_name="%(class)ss", verbose_name=_("note")
+    )
+    language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
+    text = models.CharField(
+        max_length=spans.MAX_WORDS,
+        help_text=_("The words of the mention, as the text has them."),
+        verbose_name=_("text"),
+    )
+    nth = models.PositiveIntegerField(
+        help_text=_("Which occurrence of these words in the text it is, outside links and code: 0 for the first."),
+        verbose_name=_("occurrence of the words"),
+    )
+
+    objects = FoundQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "pk"]
+
+    def __str__(self):
+        return f"{self.paragraph} ({self.language}): {self.text!r}"

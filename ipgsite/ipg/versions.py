@@ -1,5 +1,5 @@
-"""Earlier versions of a section's text, for a section page's `?release=`: a feature app registers how they
-are found (the releases app does, in its `ready()`), so that the core imports none.
+"""Earlier versions of a section's text, for a section page's `?release=`: the reading layer
+`READING_LAYERS["version"]` finds them (the releases app's `reading.as_released`), so that the core imports none.
 
 A version is found by the section's number in it, never through the working text: a section renumbered or removed
 since still answers under the number it had.
@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+
+from . import layers
 
 
 @dataclass
@@ -32,16 +34,9 @@ class Version:
         return [("release", self.name)]
 
 
-_finders = []
-
-
-def register(finder):
-    """`finder(number, value)` returns the `Version` of section `number` named by `value`, or raises Http404."""
-    _finders.append(finder)
-
-
 def version_of(number, value):
     """Section `number` as the version named by `value` (a `?release=` value) froze it; Http404 if none."""
-    for finder in _finders:
-        return finder(number, value)
-    raise Http404(_("This site keeps no earlier versions."))
+    finder = layers.version_finder()
+    if finder is None:
+        raise Http404(_("This site keeps no earlier versions."))
+    return finder(number, value)

@@ -8,9 +8,8 @@ from modeltranslation.admin import TabbedTranslationAdmin
 from ipgsite.editing.permissions import can_edit_structure
 from ipgsite.ipg import languages
 
-from .changes import record_changes
 from .models import Release
-from .snapshots import PublishError, check_newer, publish_release
+from .publishing import PublishError, check_newer, delete_releases, publish_release, save_release
 
 
 def https_by_default(db_field, **kwargs):
@@ -68,15 +67,13 @@ class ReleaseAdmin(TabbedTranslationAdmin):
         return can_edit_structure(request.user)
 
     def delete_model(self, request, obj):
-        super().delete_model(request, obj)
-        record_changes()  # the next release's changes are now since the one before the deleted release
+        delete_releases(Release.objects.filter(pk=obj.pk), by=request.user)
 
     def delete_queryset(self, request, queryset):
-        super().delete_queryset(request, queryset)
-        record_changes()
+        delete_releases(queryset, by=request.user)
 
     def save_model(self, request, obj, form, change):
         if change:
-            obj.save()
+            save_release(obj, by=request.user)
         else:
             publish_release(obj, by=request.user)

@@ -5,14 +5,13 @@ from pathlib import Path
 
 from django.db import transaction
 
-from ipgsite.editing import writing
 from ipgsite.editing.models import Status
 from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg.models import Section
 
-from .changes import record_changes
 from .lags import lags_in
 from .models import Release
+from .publishing import delete_releases
 
 
 class ReleaseCited(Exception):
@@ -54,10 +53,7 @@ def delete_release(date, path, force=False):
     if citations and not force:
         raise ReleaseCited(release, citations)
     if release is not None:
-        with writing.batch(CONTENT_FILES) as batch:
-            release.delete()
-            record_changes()  # the next release's changes are now since the one before the deleted one
-            batch.releases_changed = True
+        delete_releases(Release.objects.filter(pk=release.pk), by=CONTENT_FILES)
     path = Path(path)
     found = path.exists()
     if found:

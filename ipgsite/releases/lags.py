@@ -10,9 +10,11 @@ from django.utils.translation import gettext_lazy as _
 
 from ipgsite.editing.models import Status
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Note
+from ipgsite.ipg.models import Note, Section
 
 from .diffing import diff_html
+from .models import Release
+from .snapshots import section_as_of, texts_in_releases
 
 UNKNOWN = "unknown"  # follows an older English that no release on this site holds
 
@@ -69,8 +71,6 @@ def is_frozen(obj):
 def lags_in(section):
     """The section's translations, of its paragraphs and their notes, that follow an older source than the current
     one, read in one query (and, if there are any, the releases' texts and the notes' places in one more each)."""
-    from ipgsite.releases.snapshots import texts_in_releases
-
     outdated = list(Status.everything.in_section(section).outdated().select_related("paragraph", "note"))
     in_releases, notes_in_releases = texts_in_releases(section.number) if outdated else ({}, {})
     notes = Note.objects.filter(paragraph__section=section).only("pk", "paragraph_id", "order")
@@ -94,11 +94,6 @@ def lags_in_release(date, number):
     them. A translation that release froze is known to lag there when it is still the stored translation and its
     status follows another source than that release's English (or the note's original, at its place): the same text
     beside the same English lags the same. A translation replaced since has no status left to say, and no mark."""
-    from ipgsite.ipg.models import Section
-
-    from .models import Release
-    from .snapshots import section_as_of, texts_in_releases
-
     release, section = Release.objects.filter(date=date).first(), Section.objects.filter(number=number).first()
     content = section_as_of(release, number) if release and section else None
     lags = Lags()

@@ -120,8 +120,9 @@ def _released(frozen):
 
 
 def as_released(number, value):
-    """`ipg.versions` finder: section `number` as the release of date `value` froze it, found in the release alone,
-    with the sections before and after it in that release."""
+    """The version layer of the reading pages (settings.READING_LAYERS["version"], `ipg.versions`): section `number`
+    as the release of date `value` froze it, found in the release alone, with the sections before and after it in
+    that release."""
     release = release_named(value)
     content = section_as_of(release, number)
     if content is None:

@@ -8,16 +8,10 @@ import difflib
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from ipgsite.editing import writing
-from ipgsite.editing.writing import CONTENT_FILES
 from ipgsite.ipg import languages
 from ipgsite.ipg.documents import documents_from_database
 
 from .models import FrozenSection, Release, digest
-
-
-class PublishError(Exception):
-    pass
 
 
 def frozen_from_doc(doc):
@@ -47,35 +41,6 @@ def store(release, state):
         FrozenSection(release=release, number=number, order=order, content=content, digest=digest(content))
         for number, (order, content) in state.items()
     )
-
-
-def check_newer(date):
-    """Raise PublishError unless `date` is newer than every release."""
-    newest = Release.objects.newest_first().first()
-    if newest and newest.date >= date:
-        raise PublishError(
-            f"A release must be newer than the newest one ({newest.date.isoformat()}); {date.isoformat()} is not."
-        )
-
-
-def publish_release(release, by=CONTENT_FILES):
-    """Save the unsaved `release` with the working text frozen in it, and what it changed, as `by` (a signed-in
-    editor, or the content files for the command line)."""
-    from .changes import record_changes
-
-    with writing.batch(by) as batch:
-        check_newer(release.date)
-        release.save()
-        store(release, working_text())
-        record_changes()
-        # Pages name the newest release, and readers' offline copies are saved again.
-        batch.releases_changed = True
-    return release
-
-
-def publish(date, title="", by=CONTENT_FILES):
-    """Publish the working text as the release effective on `date`; it must be newer than every release."""
-    return publish_release(Release(date=date, title_en=title or ""), by=by)
 
 
 def state_of(release):
@@ -248,6 +213,45 @@ def changes_between(older, newer):
         change.changes = _paragraph_changes(old, new)
         result.append(change)
     return sorted(result, key=lambda c: (c.order, c.number))
+
+
+def first_difference(frozen, state):
+    """Where `state` (a release file's) first differs from `frozen` (the database's), in reading order:
+    (number, key or None, note place or None, what), or None when they agree."""
+    for number in sorted(set(frozen) | set(state), key=lambda n: ((frozen.get(n) or state.get(n))[0], n)):
+        if number not in frozen:
+            return number, None, None, "a section the release did not hold"
+        if number not in state:
+            return number, None, None, "missing, though the release holds it"
+        (old_order, old), (new_order, new) = frozen[number], state[number]
+        if old_order != new_order:
+            return number, None, None, f"order {new_order}, not {old_order}"
+        if old["title"] != new["title"]:
+            return number, None, None, "its title"
+        if old["penalty"] != new["penalty"]:
+            return number, None, None, f"penalty {new['penalty']!r}, not {old['penalty']!r}"
+        old_paragraphs = {p["key"]: p for p in old["paragraphs"]}
+        new_paragraphs = {p["key"]: p for p in new["paragraphs"]}
+        for paragraph in new["paragraphs"]:
+            key = paragraph["key"]
+            held = old_paragraphs.get(key)
+            if held is None:
+                return number, key, None, "a paragraph the release did not hold"
+            for name in ("part", "bullet"):
+                if held[name] != paragraph[name]:
+                    return number, key, None, f"its {name}"
+            for code in languages.CODES:
+                if held["texts"].get(code) != paragraph["texts"].get(code):
+                    return number, key, None, f"its {code} text"
+            for place in range(1, max(len(held["notes"]), len(paragraph["notes"])) + 1):
+                if held["notes"][place - 1 : place] != paragraph["notes"][place - 1 : place]:
+                    return number, key, place, "the note"
+        for key in old_paragraphs:
+            if key not in new_paragraphs:
+                return number, key, None, "missing, though the release holds it"
+        if list(old_paragraphs) != list(new_paragraphs):
+            return number, None, None, "the order of its paragraphs"
+    return None
 
 
 def changed_section_count(older, newer):

@@ -99,7 +99,9 @@ class Matcher:
             yield start, end, term
 
 
-def _read_terms():
+def read_terms():
+    """Every term's forms, read from the database now: in a batch of writes, the cached `vocabulary()` may not have
+    its writes yet."""
     from .models import Term
 
     terms = []
@@ -131,7 +133,7 @@ def _current():
     version = content_version()
     if version in _cache:
         return _cache[version]
-    terms = _read_terms()
+    terms = read_terms()
     current = (terms, Matcher(terms))
     if not transaction.get_connection().in_atomic_block:
         # Inside a transaction the rows may yet be rolled back, and the version with them: not worth keeping.

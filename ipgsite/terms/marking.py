@@ -14,15 +14,7 @@ from .models import Occurrence
 def occurrences_by_text(section_id):
     """The stored occurrences in a section's paragraphs and notes, by (paragraph id, note id or None, language), as
     `ipg.reading.Text.place` files them, in one query."""
-    found = {}
-    rows = (
-        Occurrence.objects.filter(paragraph__section_id=section_id)
-        .select_related("term__defined_in__section")
-        .order_by("pk")
-    )
-    for occurrence in rows:
-        found.setdefault((occurrence.paragraph_id, occurrence.note_id, occurrence.language), []).append(occurrence)
-    return found
+    return Occurrence.objects.in_section(section_id).select_related("term__defined_in__section").by_text()
 
 
 def card_id(term):

@@ -5,8 +5,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ipgsite.ipg import languages, spans
-from ipgsite.ipg.models import KEY_PATTERN, Note, Paragraph
+from ipgsite.ipg import languages
+from ipgsite.ipg.models import KEY_PATTERN, Found, FoundQuerySet, Paragraph
 
 term_key_validator = RegexValidator(
     KEY_PATTERN, _("A term's key is lowercase letters and digits joined by hyphens, e.g. hidden-card-error.")
@@ -115,47 +115,23 @@ def forms_of(text):
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
 
 
-class OccurrenceQuerySet(models.QuerySet):
+class OccurrenceQuerySet(FoundQuerySet):
     def of_term(self, term):
         return self.filter(term=term)
 
-    def in_text_of(self, paragraph):
-        return self.filter(paragraph=paragraph, note__isnull=True)
 
-
-class Occurrence(models.Model):
-    """A term found in one language of a paragraph's text or of a note on it, by one of its names or variants.
-
-    `text` and `nth` locate it, as they do a cross-link: its words, and which occurrence of them it is in the
-    linkable text of the rendered paragraph or note (`ipgsite.ipg.spans`). Rows are created in reading order.
-    """
+class Occurrence(Found):
+    """A term found in one language of a paragraph's text or of a note on it, by one of its names or variants (where
+    it is: `Found`)."""
 
     term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="occurrences", verbose_name=_("term"))
-    paragraph = models.ForeignKey(
-        Paragraph, on_delete=models.CASCADE, related_name="term_occurrences", verbose_name=_("paragraph")
-    )
-    note = models.ForeignKey(
-        Note,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="term_occurrences",
-        verbose_name=_("note"),
-    )
-    language = models.CharField(max_length=10, choices=languages.CHOICES, verbose_name=_("language"))
-    text = models.CharField(max_length=spans.MAX_WORDS, verbose_name=_("text"))
-    nth = models.PositiveIntegerField(
-        help_text=_("Which occurrence of these words in the text it is, outside links and code: 0 for the first."),
-        verbose_name=_("occurrence of the words"),
-    )
 
     objects = OccurrenceQuerySet.as_manager()
 
-    class Meta:
+    class Meta(Found.Meta):
         verbose_name = _("occurrence")
         verbose_name_plural = _("occurrences")
-        ordering = ["paragraph__section__order", "paragraph__order", "note__order", "language", "pk"]
         indexes = [models.Index(fields=["term", "paragraph"])]
 
     def __str__(self):
-        return f"{self.paragraph} ({self.language}): {self.text!r} → {self.term.key}"
+        return f"{super().__str__()} → {self.term.key}"

@@ -2,16 +2,14 @@
 in the linkable text of the rendered paragraph, and stored as words and which occurrence of them each is
 (`ipgsite.ipg.spans`), never on a request."""
 
-from ipgsite.ipg import derived, languages, spans
-from ipgsite.ipg.markup import render_markdown
+from ipgsite.ipg import derived
 
 from . import lookup
 from .models import Occurrence, Term
 
 
 def _matcher():
-    # Read from the database in this transaction: the cached vocabulary may not have these writes yet.
-    return lookup.Matcher(lookup._read_terms())
+    return lookup.Matcher(lookup.read_terms())
 
 
 def occurrences_for(matcher, terms):
@@ -19,20 +17,17 @@ def occurrences_for(matcher, terms):
     `terms` is {term key: term id}."""
 
     def rows_for(obj, field, paragraph, note):
-        found = []
-        for code, value in languages.translations(obj, field).items():
-            for span in spans.find(render_markdown(value), lambda text, code=code: matcher.spans(text, code)):
-                found.append(
-                    Occurrence(
-                        term_id=terms[span.what.key],
-                        paragraph=paragraph,
-                        note=note,
-                        language=code,
-                        text=span.words,
-                        nth=span.nth,
-                    )
-                )
-        return found
+        return [
+            Occurrence(
+                term_id=terms[span.what.key],
+                paragraph=paragraph,
+                note=note,
+                language=code,
+                text=span.words,
+                nth=span.nth,
+            )
+            for code, span in derived.found_in(obj, field, matcher.spans)
+        ]
 
     return rows_for
 

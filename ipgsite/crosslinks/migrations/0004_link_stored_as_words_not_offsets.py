@@ -1,27 +1,14 @@
-# A link was stored as offsets into the text of the render it was found in; it is now stored as its words and which
-# occurrence of them it is in the linkable text (ipgsite.ipg.spans), which no change of the renderer shifts. Each
-# stored link is numbered from its offset against the text as rendered now; one whose words are no longer there
-# was never shown, and goes (the next write or load finds it again, if the text still has it).
+# A link was stored as offsets into the render it was found in; it is now stored as its words and which occurrence
+# of them it is in the linkable text (ipgsite.ipg.spans), which no change of the renderer shifts: see
+# ipgsite.ipg.derived.number_from_offsets.
 
 from django.db import migrations, models
 
 
 def number_from_offsets(apps, schema_editor):
-    from ipgsite.ipg.languages import field_suffix
-    from ipgsite.ipg.markup import render_markdown
-    from ipgsite.ipg.spans import nth_at
+    from ipgsite.ipg.derived import number_from_offsets
 
-    model = apps.get_model("crosslinks", "link")
-    gone = []
-    for row in model.objects.select_related("paragraph", "note").iterator():
-        obj, field = (row.note, "body") if row.note_id else (row.paragraph, "text")
-        value = getattr(obj, f"{field}_{field_suffix(row.language)}") or ""
-        row.nth = nth_at(render_markdown(value), row.text, row.start)
-        if row.nth is None:
-            gone.append(row.pk)
-        else:
-            row.save(update_fields=["nth"])
-    model.objects.filter(pk__in=gone).delete()
+    number_from_offsets(apps.get_model("crosslinks", "link"))
 
 
 class Migration(migrations.Migration):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from ...models import parse_date
-from ...snapshots import PublishError, publish
+from ...publishing import PublishError, publish
 
 
 class Command(BaseCommand):
