@@ -2,7 +2,16 @@
 
 from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note
-from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
+from people import (
+    admin_form_data,
+    client_for,
+    editor,
+    history_texts,
+    paragraph,
+    translate_form,
+    translate_url,
+    translator,
+)
 
 
 def save(client, number, code, key, text):
@@ -27,8 +36,14 @@ def test_a_translators_save_is_recorded_with_who_when_before_and_after(ipg):
 
     page = client.get("/admin/translate/2.4/history/example-c/").content.decode()
     assert page.count("translator-ja") >= 2
-    assert "（試験）一回目。" in page and "（試験）二回目。" in page
     assert "<time datetime=" in page
+    # Each change once, as a diff: read without its additions it is the text before, without its removals the text
+    # after.
+    assert history_texts(client, "2.4", "example-c", "ja")[:2] == [
+        ("（試験）一回目。", "（試験）二回目。"),
+        ("", "（試験）一回目。"),
+    ]
+    assert page.count("（試験）一回目。") == 1  # the first change's text, once; the second's diff splits it
 
 
 def test_loading_content_files_is_recorded_too(ipg):
@@ -88,3 +103,4 @@ def test_the_history_can_be_read_per_language(ipg):
     save(client, "2.4", "en", "remedy-1", paragraph("2.4", "remedy-1").text_en + " (test)")
     page = client.get("/admin/translate/2.4/history/remedy-1/?language=ja").content.decode()
     assert "（試験）日本語。" in page and "(test)" not in page
+    assert history_texts(client, "2.4", "remedy-1", "ja")[0] == ("", "（試験）日本語。")
