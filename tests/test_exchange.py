@@ -493,6 +493,42 @@ def test_an_upload_in_another_language_or_against_a_stale_revision_is_refused(ip
     assert snapshot() == before
 
 
+def test_the_upload_action_checks_then_imports_as_the_user(ipg, tmp_path):
+    """UploadExchangeFile, the dashboard upload's action: check() refuses what cannot be read at all, execute()
+    imports through the write path or refuses, naming each problem, with the status the page answers."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from ipgsite.exchange.actions import UploadExchangeFile, UploadRefused
+
+    person = translator("ja")
+    with pytest.raises(UploadRefused) as no_file:
+        UploadExchangeFile(person, None).check()
+    assert no_file.value.status == 400 and "Choose an XLIFF or TMX file" in no_file.value.problems[0]
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    edit_as_a_cat_tool(path, {"2.3#example-c": "（試験）道具の訳。"})
+    action = UploadExchangeFile(person, SimpleUploadedFile("ipg-en-ja.xlf", path.read_bytes()))
+    action.check()
+    format, report = action.execute()
+    assert format == xliff_format() and [change[0] for change in report.changed] == ["2.3#example-c"]
+    assert paragraph("2.3", "example-c").text_ja == "（試験）道具の訳。"
+    chinese = export(tmp_path, "exportxliff", "--source", "en", "--target", "zh-hans", "--section", "2.3")
+    edit_as_a_cat_tool(chinese, {"2.3#example-c": "测试。"})
+    before = snapshot()
+    with pytest.raises(UploadRefused) as denied:
+        UploadExchangeFile(person, SimpleUploadedFile("zh.xlf", chinese.read_bytes())).execute()
+    assert denied.value.status == 403 and "translators-zh-hans" in denied.value.problems[0]
+    with pytest.raises(UploadRefused) as garbled:
+        UploadExchangeFile(person, SimpleUploadedFile("bad.xlf", b"not xml at all")).execute()
+    assert garbled.value.status == 400 and "not well-formed XML" in " ".join(garbled.value.problems)
+    assert snapshot() == before
+
+
+def xliff_format():
+    from ipgsite.exchange import xliff as site_xliff
+
+    return site_xliff.FORMAT
+
+
 @pytest.mark.parametrize(
     "content, message",
     [
