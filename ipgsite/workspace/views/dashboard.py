@@ -69,6 +69,13 @@ class Cell:
         return self.outdated + self.missing
 
     @property
+    def to_do_label(self):
+        """What the one count counts: missing texts, outdated ones, or both ("need work", said in detail below it)."""
+        if self.outdated and self.missing:
+            return _("need work")
+        return State.OUTDATED.label if self.outdated else State.MISSING.label
+
+    @property
     def next_is_note(self):
         return self.next_key.startswith("note-")
 
