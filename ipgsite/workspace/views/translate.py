@@ -133,8 +133,8 @@ class PagePost:
                 self.save([form for form in posted if form.is_valid() and target in ("*", form.item.name)])
         except Busy as busy:
             messages.error(self.request, busy.message)
-            for form in posted:
-                form.item.keep(form.posted_text, form.item.revision)
+            for form in posted:  # nothing was written: every text stays as typed, with the version it started from
+                form.item.keep(form.posted_text, (form.cleaned_data or {}).get("revision", form.item.revision))
             return Busy.status
         for form in posted:
             if not form.is_valid():
@@ -142,14 +142,12 @@ class PagePost:
             elif not (action == "save" and target in ("*", form.item.name)):
                 self.keep_or_preview(form, action == "preview" and target == form.item.name)
         self.tell(action)
-        if any(item.conflict for item in every_item(self.items)):
-            status = Conflicting.status
-        else:
-            status = 200
         if self.refused:
             return 400
+        if any(item.conflict for item in every_item(self.items)):
+            return Conflicting.status
         settled = not any(item.kept or item.errors or item.preview for item in every_item(self.items))
-        return None if settled and status == 200 else status
+        return None if settled else 200
 
     def languages(self):
         """The user's languages, this page's first: from the stored groups, never from the post."""
