@@ -2,7 +2,7 @@
 person can read: not allowed 403, conflict 409 with both versions, busy 503) and `execute()`. The views read the
 request, run an action, and show its result or its refusal."""
 
-from .base import Action, Busy, Conflicting, NotAllowed, NotFound, NothingToDo, Refused, refusing
+from .base import Action, Busy, Conflicting, NotAllowed, NothingToDo, Refused, refusing
 from .history import Revert
 from .importing import Document, ImportDocument, Imported, chosen_rows, read_document
 from .texts import ConfirmTranslation, ReviewTranslation, SaveTexts, SaveTranslation, name_of, stored_status
@@ -16,7 +16,6 @@ __all__ = [
     "ImportDocument",
     "Imported",
     "NotAllowed",
-    "NotFound",
     "NothingToDo",
     "Refused",
     "ReviewTranslation",

@@ -6,7 +6,6 @@ from contextlib import contextmanager
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
 from django.utils.translation import gettext as _
 
 from ipgsite.editing import writing
@@ -34,10 +33,6 @@ class NotAllowed(Refused, PermissionDenied):
     """The user lacks the right (another language, structure, reviewing their own translation): 403."""
 
     status = 403
-
-
-class NotFound(Refused, Http404):
-    status = 404
 
 
 class Conflicting(Refused):
