@@ -10,10 +10,12 @@ from ipgsite.releases import views as release_views
 from ipgsite.releases.sitemaps import ChangesSitemap
 from ipgsite.study.sitemaps import sitemaps as study_sitemaps
 from ipgsite.terms.sitemaps import GlossarySitemap
+from ipgsite.workspace.views import login as desk_login
 
 urlpatterns = [
     path("admin/translate/exchange/", include("ipgsite.exchange.urls")),
     path("admin/translate/", include("ipgsite.workspace.urls")),
+    path("admin/login/", desk_login),  # the admin's sign-in, leading translators to their dashboard
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", ipg_views.switch_language, name="switch-language"),
     path("favicon.ico", ipg_views.favicon, name="favicon"),

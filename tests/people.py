@@ -1,5 +1,7 @@
 """The people of the translators' tests: translators per language, editors, and their admin forms."""
 
+import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -84,6 +86,20 @@ class FormFields(HTMLParser):
             self.textarea = None
         elif tag == "form":
             self.in_form = False
+
+
+def history_texts(client, number, key, language=""):
+    """A paragraph's history on the translators' pages as a person reads it: each change, newest first, as (the text
+    before it, the text after it), its one diff read without what it added, and without what it removed."""
+    url = f"/admin/translate/{number}/history/{key}/" + (f"?language={language}" if language else "")
+    response = client.get(url)
+    assert response.status_code == 200
+    diffs = re.findall(r'<div class="tr-diff tr-change-diff"[^>]*>(.*?)</div>', response.content.decode(), re.S)
+
+    def read(diff, leaving_out):
+        return unescape(re.sub(r"<[^>]+>", "", re.sub(rf"<{leaving_out}>.*?</{leaving_out}>", "", diff, flags=re.S)))
+
+    return [(read(diff, "ins"), read(diff, "del")) for diff in diffs]
 
 
 def admin_form_data(response):

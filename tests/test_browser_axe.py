@@ -83,3 +83,42 @@ def test_the_tables_controls_have_no_violations(live_ipg, new_page):
     page.goto(live_ipg.url + "/ja/")
     page.wait_for_selector("#on-this-device:not([hidden])")
     assert violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+@pytest.mark.writes
+def test_the_translators_pages_have_no_violations(live_ipg, new_page, viewport):
+    """The workspace as a Chinese translator meets it: the admin's index with its link, the dashboard, the translate
+    page with an outdated paragraph's diff and one whose English is unknown, the filtered page, the history, the
+    import page and the interface language."""
+    from django.contrib.auth.models import Group, User
+
+    from edits import paragraph, write
+    from ipgsite.editing.models import Translator
+
+    write("2.3", "example-b", "en", paragraph("2.3", "example-b").text_en.replace("two cards", "three cards"))
+    user = User.objects.create_user("lihua", password="a-long-test-password", is_staff=True)
+    user.groups.add(Group.objects.get(name="translators-zh-hans"))
+    Translator.objects.create(user=user, interface_language="zh-hans")
+    page = new_page(viewport, bypass_csp=True)
+    page.goto(live_ipg.url + "/admin/login/")
+    page.fill("#id_username", "lihua")
+    page.fill("#id_password", "a-long-test-password")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/translate/")
+    found = {}
+    for url in [
+        "/admin/",
+        "/admin/translate/",
+        "/admin/translate/2.3/zh-hans/",
+        "/admin/translate/2.3/zh-hans/?status=outdated",
+        "/admin/translate/2.3/history/example-b/",
+        "/admin/translate/2.3/import/",
+        "/admin/translate/language/",
+    ]:
+        response = page.goto(live_ipg.url + url)
+        assert response.status == 200, url
+        found_here = violations(page)
+        if found_here:
+            found[url] = found_here
+    assert found == {}, "\n".join(f"{url}: {v}" for url, found_here in found.items() for v in found_here)

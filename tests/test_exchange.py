@@ -16,7 +16,7 @@ from ipgsite.editing.statuses import mark_reviewed
 from ipgsite.exchange.inbound import COMMAND
 from ipgsite.ipg.models import Note, Paragraph
 from ipgsite.terms.models import Term
-from people import client_for, paragraph, translator
+from people import client_for, history_texts, paragraph, translator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / ".venv" / "share" / "xliff"  # `make install` unpacks it there
 STATE = xliff.xliffunit.statemap
@@ -139,8 +139,7 @@ def test_round_trip_an_edited_target_is_written_through_the_write_path_with_hist
     change = Change.objects.get(paragraph=paragraph("2.3", "example-c"), language="ja", user=person)
     assert (change.before, change.after) == (before, new)
     # The history page shows it.
-    page = client_for(person).get("/admin/translate/2.3/history/example-c/")
-    assert new in page.content.decode()
+    assert history_texts(client_for(person), "2.3", "example-c", "ja")[0] == (before, new)
     # Importing the same file again changes nothing more.
     assert "0 changed" in import_file(path, person.username)
 
@@ -466,8 +465,7 @@ def test_an_upload_reports_what_changed_and_finds_it_in_the_history(ipg, tmp_pat
     page = response.content.decode()
     assert response.status_code == 200 and "1 text changed" in page and "2.3#example-c" in page
     assert paragraph("2.3", "example-c").text_ja == "私の新しい訳。"
-    history = client.get("/admin/translate/2.3/history/example-c/").content.decode()
-    assert "私の新しい訳。" in history
+    assert history_texts(client, "2.3", "example-c", "ja")[0][1] == "私の新しい訳。"
 
 
 def test_an_upload_in_another_language_or_against_a_stale_revision_is_refused(ipg, tmp_path):
@@ -493,6 +491,42 @@ def test_an_upload_in_another_language_or_against_a_stale_revision_is_refused(ip
     page = response.content.decode()
     assert response.status_code == 409 and "1 unit was refused" in page and "2.3#example-c" in page
     assert snapshot() == before
+
+
+def test_the_upload_action_checks_then_imports_as_the_user(ipg, tmp_path):
+    """UploadExchangeFile, the dashboard upload's action: check() refuses what cannot be read at all, execute()
+    imports through the write path or refuses, naming each problem, with the status the page answers."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from ipgsite.exchange.actions import UploadExchangeFile, UploadRefused
+
+    person = translator("ja")
+    with pytest.raises(UploadRefused) as no_file:
+        UploadExchangeFile(person, None).check()
+    assert no_file.value.status == 400 and "Choose an XLIFF or TMX file" in no_file.value.problems[0]
+    path = export(tmp_path, "exportxliff", "--source", "en", "--target", "ja", "--section", "2.3")
+    edit_as_a_cat_tool(path, {"2.3#example-c": "（試験）道具の訳。"})
+    action = UploadExchangeFile(person, SimpleUploadedFile("ipg-en-ja.xlf", path.read_bytes()))
+    action.check()
+    format, report = action.execute()
+    assert format == xliff_format() and [change[0] for change in report.changed] == ["2.3#example-c"]
+    assert paragraph("2.3", "example-c").text_ja == "（試験）道具の訳。"
+    chinese = export(tmp_path, "exportxliff", "--source", "en", "--target", "zh-hans", "--section", "2.3")
+    edit_as_a_cat_tool(chinese, {"2.3#example-c": "测试。"})
+    before = snapshot()
+    with pytest.raises(UploadRefused) as denied:
+        UploadExchangeFile(person, SimpleUploadedFile("zh.xlf", chinese.read_bytes())).execute()
+    assert denied.value.status == 403 and "translators-zh-hans" in denied.value.problems[0]
+    with pytest.raises(UploadRefused) as garbled:
+        UploadExchangeFile(person, SimpleUploadedFile("bad.xlf", b"not xml at all")).execute()
+    assert garbled.value.status == 400 and "not well-formed XML" in " ".join(garbled.value.problems)
+    assert snapshot() == before
+
+
+def xliff_format():
+    from ipgsite.exchange import xliff as site_xliff
+
+    return site_xliff.FORMAT
 
 
 @pytest.mark.parametrize(

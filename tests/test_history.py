@@ -2,7 +2,16 @@
 
 from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note
-from people import admin_form_data, client_for, editor, paragraph, translate_form, translate_url, translator
+from people import (
+    admin_form_data,
+    client_for,
+    editor,
+    history_texts,
+    paragraph,
+    translate_form,
+    translate_url,
+    translator,
+)
 
 
 def save(client, number, code, key, text):
@@ -27,8 +36,14 @@ def test_a_translators_save_is_recorded_with_who_when_before_and_after(ipg):
 
     page = client.get("/admin/translate/2.4/history/example-c/").content.decode()
     assert page.count("translator-ja") >= 2
-    assert "（試験）一回目。" in page and "（試験）二回目。" in page
     assert "<time datetime=" in page
+    # Each change once, as a diff: read without its additions it is the text before, without its removals the text
+    # after.
+    assert history_texts(client, "2.4", "example-c", "ja")[:2] == [
+        ("（試験）一回目。", "（試験）二回目。"),
+        ("", "（試験）一回目。"),
+    ]
+    assert page.count("（試験）一回目。") == 1  # the first change's text, once; the second's diff splits it
 
 
 def test_loading_content_files_is_recorded_too(ipg):
@@ -88,3 +103,23 @@ def test_the_history_can_be_read_per_language(ipg):
     save(client, "2.4", "en", "remedy-1", paragraph("2.4", "remedy-1").text_en + " (test)")
     page = client.get("/admin/translate/2.4/history/remedy-1/?language=ja").content.decode()
     assert "（試験）日本語。" in page and "(test)" not in page
+    assert history_texts(client, "2.4", "remedy-1", "ja")[0] == ("", "（試験）日本語。")
+
+
+def test_a_first_text_is_not_offered_for_revert_since_reverting_it_would_empty_the_text(ipg):
+    client = client_for(translator("ja"))
+    save(client, "2.4", "ja", "example-c", "（試験）一回目。")
+    save(client, "2.4", "ja", "example-c", "（試験）二回目。")
+    first, second = Change.objects.of_text(paragraph("2.4", "example-c"), "ja").order_by("pk")
+    page = client.get("/admin/translate/2.4/history/example-c/").content.decode()
+    assert f'action="/admin/translate/changes/{second.pk}/revert/"' in page
+    assert f'action="/admin/translate/changes/{first.pk}/revert/"' not in page
+    assert "first text" in page
+    # Posted anyway: refused with the reason, and the text stays.
+    response = client.post(f"/admin/translate/changes/{first.pk}/revert/", follow=True)
+    assert "would empty the text" in response.content.decode()
+    assert paragraph("2.4", "example-c").text_ja == "（試験）二回目。"
+    # The content files' first import of a text is no different: 2.3's Chinese came with the first load.
+    loaded = Change.objects.of_text(paragraph("2.3", "example-a"), "zh-hans").get()
+    page = client_for(translator("zh-hans")).get("/admin/translate/2.3/history/example-a/").content.decode()
+    assert f"/admin/translate/changes/{loaded.pk}/revert/" not in page

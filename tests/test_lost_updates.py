@@ -280,6 +280,7 @@ def test_a_save_that_waits_too_long_for_another_is_told_so_and_saves_nothing(ipg
         importing.close()
     assert response.status_code == 503 and response["Retry-After"]
     assert "Nothing of yours was saved" in response.content.decode()
+    assert ">（試験）待ちきれない。</textarea>" in response.content.decode()  # the page again, the text in its field
     assert not paragraph("2.4", "example-a").text_ja
 
 

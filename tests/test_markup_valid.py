@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pages import PAGE_TYPES
-from people import admin_pages, client_for, editor
+from people import admin_pages, client_for, editor, paragraph
 
 VNU = Path(__file__).resolve().parent.parent / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -90,6 +90,40 @@ def test_every_admin_and_workspace_page_is_valid_html(ipg, tmp_path):
         response = client.get(url)
         assert response.status_code == 200, url
         path = tmp_path / f"admin-{number}.html"
+        path.write_bytes(response.content)
+        files[path.name] = url
+    errors = nu_errors([tmp_path / name for name in files])
+    assert {files[name]: found for name, found in errors.items()} == {}
+
+
+def test_the_translators_desk_is_valid_html(ipg, tmp_path):
+    """The workspace as a Chinese translator meets it: the admin's index with its link to the dashboard, the
+    dashboard's cells, an outdated paragraph's diff and one whose English is unknown (with its marks), the history's
+    diffs, and a save refused for a conflict (409, both versions)."""
+    from edits import write
+    from ipgsite.editing.models import Translator
+    from people import translate_form, translate_url, translator
+
+    write("2.3", "example-b", "en", paragraph("2.3", "example-b").text_en.replace("two cards", "three cards"))
+    user = translator("zh-hans")
+    Translator.objects.create(user=user, interface_language="zh-hans")
+    client = client_for(user)
+    stale = translate_form(client, "2.3", "zh-hans")
+    write("2.3", "example-c", "zh-hans", "（测试）别人先保存。")
+    stale.update({"p-example-c-text": "（测试）我的版本。", "save": "p-example-c"})
+    conflict = client.post(translate_url("2.3", "zh-hans"), stale)
+    assert conflict.status_code == 409
+    pages = {
+        "/admin/": client.get("/admin/"),
+        "/admin/translate/": client.get("/admin/translate/"),
+        "/admin/translate/2.3/zh-hans/": client.get("/admin/translate/2.3/zh-hans/"),
+        "/admin/translate/2.3/history/example-b/": client.get("/admin/translate/2.3/history/example-b/"),
+        "a conflict": conflict,
+    }
+    files = {}
+    for number, (url, response) in enumerate(pages.items()):
+        assert response.status_code in (200, 409), url
+        path = tmp_path / f"desk-{number}.html"
         path.write_bytes(response.content)
         files[path.name] = url
     errors = nu_errors([tmp_path / name for name in files])

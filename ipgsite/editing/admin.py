@@ -249,6 +249,9 @@ def history_list(obj):
     changes = Change.objects.of(obj).select_related("user")[:50]
     if not changes:
         return "—"
+    # The revert button posts the page's form (with its CSRF token) to the revert URL instead. A change that gave a
+    # text its first words has none: reverting it would empty the text.
+    button = '<button type="submit" formmethod="post" formaction="{}" formnovalidate class="button">{}</button>'
     rows = (
         (
             change.at.strftime("%Y-%m-%d %H:%M"),
@@ -257,16 +260,11 @@ def history_list(obj):
             change.language,
             change.before or "—",
             change.after or "—",
-            reverse("workspace:revert", args=[change.pk]),
-            _("Revert"),
+            format_html(button, reverse("workspace:revert", args=[change.pk]), _("Revert")) if change.before else "",
         )
         for change in changes
     )
-    # The revert button posts the page's form (with its CSRF token) to the revert URL instead.
-    row = (
-        '<li>{} · {} · {} [{}]: {} → {} <button type="submit" formmethod="post" formaction="{}" '
-        'formnovalidate class="button">{}</button></li>'
-    )
+    row = "<li>{} · {} · {} [{}]: {} → {} {}</li>"
     return format_html("<ul>{}</ul>", format_html_join("", row, rows))
 
 

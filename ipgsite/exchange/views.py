@@ -1,19 +1,17 @@
 """The translators' dashboard's downloads (XLIFF, TMX, glossary), per language (the user's only), and the upload of
 an XLIFF or TMX file, told apart by its root element."""
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ipgsite.editing.permissions import require_translate
-from ipgsite.editing.writing import Busy, Conflict
-from ipgsite.workspace.views import page_context, translators_only
+from ipgsite.workspace.access import page_context, translators_only
 
 from . import tmx, xliff
+from .actions import UploadExchangeFile, UploadRefused
 from .glossary import export_glossary
-from .inbound import FileError, Limits, import_file, too_large
 from .pairs import PairError, filename, pair
 
 FORMATS = {
@@ -44,10 +42,6 @@ def download(request, source, target, kind):
     return response
 
 
-# The formats an upload may be in.
-UPLOADS = [xliff.FORMAT, tmx.FORMAT]
-
-
 def _title(format):
     titles = {xliff.FORMAT: _("XLIFF import"), tmx.FORMAT: _("TMX import")}
     return titles.get(format, _("Import of a translated file"))
@@ -59,29 +53,12 @@ def upload(request):
     """Import an XLIFF or TMX file as the signed-in user: the report of what changed and what was refused."""
     upload = request.FILES.get("file")
     problems, format, report, status = [], None, None, 200
-    limits = Limits.web()
-    if upload is None:
-        problems, status = [_("Choose an XLIFF or TMX file to upload.")], 400
-    elif upload.size > limits.bytes:
-        problems, status = [too_large(limits, UPLOADS)], 400
-    else:
-        try:
-            format, report = import_file(upload.read(), request.user, UPLOADS, limits)
-        except FileError as exc:
-            problems, format, status = exc.problems, exc.format or format, 400
-        except PermissionDenied as exc:
-            problems, status = [str(exc)], 403
-        except ValidationError as exc:
-            problems, status = exc.messages, 400
-        except Conflict:
-            problems, status = [_("Someone saved a text of this file meanwhile; upload it again.")], 409
-        except Busy:
-            problems, status = (
-                [_("Another import was being written meanwhile; upload the file again in a minute.")],
-                503,
-            )
-        if report is not None and report.refused:
-            status = 409
+    try:
+        format, report = UploadExchangeFile(request.user, upload).execute()
+    except UploadRefused as refusal:
+        problems, format, status = refusal.problems, refusal.format, refusal.status
+    if report is not None and report.refused:
+        status = 409
     context = page_context(
         request, title=_title(format), name=getattr(upload, "name", ""), problems=problems, report=report
     )
