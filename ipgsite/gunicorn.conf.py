@@ -7,6 +7,8 @@ FORWARDED_ALLOW_IPS  proxies whose X-Forwarded-Proto and -For are believed: addr
                      127.0.0.1,::1), read by ipgsite/proxies.py for gunicorn and Django alike. A unix socket's
                      peer is always believed: the proxy on it must append the client to X-Forwarded-For.
 GUNICORN_ACCESS_LOG  "-" for stdout; no access log by default
+GUNICORN_MAX_REQUESTS  requests after which a worker is replaced (default 100000, each worker a random number of up to
+                       half as many more, so that they are not replaced together); 0: never
 """
 
 import multiprocessing
@@ -32,14 +34,17 @@ except proxies.Ambiguous as error:
 forwarded_allow_ips = ",".join(trusted_proxies)
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 
-# Import Django once in the master; workers fork from it.
+# Import Django once in the master, and warm it there (ipgsite.wsgi.warm, in on_starting): workers fork from it ready,
+# so that a worker's first request, at start or after a replacement, is as quick as any other.
 preload_app = True
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
-# Recycle workers now and then, so that a slow leak never grows.
-max_requests = 20000
-max_requests_jitter = 2000
+# Replace a worker now and then, so that a slow leak could never grow. Nothing is known to leak (every cache a worker
+# keeps is bounded), and a replacement forks warm from the master: this is a safety net, rare and spread out. With
+# 50% jitter the workers' turns fall at random over a range half the period wide, so they do not line up.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))
+max_requests_jitter = max_requests // 2
 
 
 def on_starting(server):
@@ -56,3 +61,17 @@ def on_starting(server):
         proxies.check_binding(server.cfg.bind, trusted)
     except proxies.Ambiguous as error:
         sys.exit(f"Refusing to start: {error}")
+    if server.cfg.preload_app:
+        from ipgsite.wsgi import warm
+
+        warm()
+
+
+def post_worker_init(worker):
+    """Before a worker takes its first request: its own connection to the cache; without preload_app (`--no-preload`)
+    it warms itself first."""
+    from ipgsite.wsgi import connect, warm
+
+    if not worker.cfg.preload_app:
+        warm()
+    connect()
