@@ -49,7 +49,10 @@ def warm():
     finally:
         from django.db import connections
 
+        from ipgsite.caching import notices
+
         connections.close_all()
+        notices.kept.close()
     gc.collect()
     gc.freeze()
     logger.info("Warmed %d pages in %.0f ms before the workers fork", warmed, (time.perf_counter() - started) * 1000)
