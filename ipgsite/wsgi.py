@@ -34,7 +34,12 @@ def warm():
     garbage collector's passes (gc.freeze), so that the workers do not copy the memory they share by touching it."""
     started = time.perf_counter()
     warmed = 0
-    for path, query in _pages():
+    try:
+        pages = _pages()
+    except Exception:
+        logger.warning("Warming found no pages to ask for", exc_info=True)
+        pages = []
+    for path, query in pages:
         try:
             warmed += _ask(path, query) < 500
         except Exception:
@@ -59,8 +64,8 @@ def warm():
 
 
 def connect():
-    """What each worker opens for itself, before its first request (a fork shares no connection): the cache's, which
-    every request reads (the content version), and whose making costs a new process some milliseconds."""
+    """What each worker opens for itself before its first request (a fork shares no connection): its connection to
+    the cache, which every request reads, and whose making costs a new process some milliseconds."""
     try:
         from ipgsite.caching import versions
 
@@ -104,8 +109,8 @@ def _pages():
         ("/api/ipg/", ""),
         (f"/api/ipg/{section}/", ""),
         (f"/api/ipg/{section}/{key}/", "") if key else ("/api/openapi.json", ""),
+        ("/oembed/", f"url=https://{allowed_host()}/{codes[0]}/ipg/{section}/{key}/&format=json"),
         ("/api/linker/", ""),
-        ("/oembed/", f"url=https://localhost/en/ipg/{section}/&format=json"),
         ("/linker.js", ""),
         ("/sw.js", ""),
         ("/manifest.webmanifest", ""),
@@ -115,8 +120,13 @@ def _pages():
     ]
 
 
+def allowed_host():
+    """A host name the settings allow."""
+    return next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h.lstrip(".") and "*" not in h), "localhost")
+
+
 def _ask(path, query):
-    host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h.lstrip(".") and "*" not in h), "localhost")
+    host = allowed_host()
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,
