@@ -132,25 +132,19 @@ class Gunicorn:
         self.wait_idle()
 
     def wait_idle(self):
-        """Until every worker has booted and waits for a connection: its CPU time stands still for a second while it
-        sits in gunicorn's own wait (poll(2) on its sockets with a timeout of a second or more)."""
+        """Until every worker has booted and waits for a connection: for a second, it sits in gunicorn's own wait
+        and its CPU time grows by less than a millisecond (its heartbeat costs microseconds; a request, a
+        millisecond or more)."""
         deadline = time.monotonic() + 60
-        last = None
+        last, still = None, 0
         while time.monotonic() < deadline:
-            time.sleep(1)
+            time.sleep(0.5)
             now = {pid: cpu_ms(pid) for pid in self.workers()}
-            if now == last and all(waiting(pid) for pid in now):
+            idle = last is not None and now.keys() == last.keys() and all(now[p] - last[p] < 1 for p in now)
+            still = still + 1 if idle and all(waiting(pid) for pid in now) else 0
+            if still >= 2:
                 return
             last = now
-
-
-def waiting(pid):
-    """Whether the process sits in poll(2) with a timeout of a second or more (x86-64 and arm64 numbers)."""
-    try:
-        call = Path(f"/proc/{pid}/syscall").read_text().split()
-    except OSError:
-        return False
-    return call[0] in ("7", "73") and int(call[3], 16) >= 1000
 
     def cpu_seconds(self):
         """User and system CPU time of the workers so far (of those alive now)."""
@@ -163,6 +157,19 @@ def waiting(pid):
                 continue
             total += int(fields[11]) + int(fields[12])
         return total / ticks
+
+
+def waiting(pid):
+    """Whether the process sits in select(2), poll(2) or epoll_wait(2), as gunicorn waits for a connection."""
+    try:
+        call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except OSError:
+        return False
+    return call in WAITING_CALLS
+
+
+# x86-64 numbers: poll, select, epoll_wait, pselect6, ppoll, epoll_pwait
+WAITING_CALLS = {"7", "23", "232", "270", "271", "281"}
 
 
 def wrk(port, path, seconds, connections=CONNECTIONS):
