@@ -259,7 +259,7 @@ def test_the_preview_picture_is_a_1200_by_630_png_with_text_on_it(ipg, lang):
 
 def test_the_pictures_are_palette_pngs_of_a_few_kilobytes(client, ipg):
     """A chat app downloads the picture of every link shared: a palette PNG (the card's few colours and the shades of
-    its anti-aliased text between them) is a quarter of a true-colour one's bytes."""
+    its anti-aliased text between them) is a third of a true-colour one's bytes."""
     sizes = []
     for key in Paragraph.objects.filter(section__number="2.3").values_list("key", flat=True):
         for lang in ("en", "zh-hans", "ja"):

@@ -6,7 +6,7 @@ meanwhile wait for it (at most DRAWER_WAIT seconds, then 503 with Retry-After) a
 else draws: a load of content/ or an edit never waits for pictures. The file's name holds a digest of everything
 drawn (text, title, penalty, language), so an edit of any of them makes a new picture, drawn when asked for; the
 earlier one is removed then. The picture is a palette PNG (a few ramps between the card's colours, which is all
-that anti-aliased text on flat colours holds): a quarter of the bytes of a true-colour one, the same look.
+that anti-aliased text on flat colours holds): a third of the bytes of a true-colour one, the same look.
 The CJK font is Noto Sans CJK (Debian's fonts-noto-cjk, which `make serve` installs), found with fc-match or at
 Debian's path.
 """
@@ -180,7 +180,7 @@ def draw(card):
     """The picture as PNG bytes."""
     out = io.BytesIO()
     # Every pixel is a blend of two of the card's colours: mapped to the nearest step of its ramp, it is a palette
-    # PNG of a quarter the bytes, within a few levels of the true-colour one. (optimize=True: 20x the time, 2% less.)
+    # PNG of a third the bytes, within a few levels of the true-colour one. (optimize=True: 20x the time, 2% less.)
     in_colour(card).quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG")
     return out.getvalue()
 
