@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ipg
 
-.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond cat-deps test-postgres-all
+.PHONY: serve admin install test-deps messages fonts java db test test-postgres browser-deps edge-deps check clean bench-page-weight bench-search bench-releases bench-memory bench-import bench bench-edge lint fmt test-fast screenshots docs bench-beyond cat-deps test-postgres-all bench-load
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -150,6 +150,16 @@ bench: install
 bench-edge: install edge-deps
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(PY) bench/edge_bench.py
+
+## Fast at every door, as deployed (gunicorn with the production settings, PostgreSQL on $(PG_URL)'s server, Redis), each
+## figure against its baseline in the same run: a fresh worker's first request and first search against its next ones
+## (warmed master against unwarmed), workers replaced under load, the cached compare page against a static file of the
+## same bytes, pictures never drawn asked for at 64 connections, a load of 10x the content against the same load
+## drawing its pictures as loads did before, picture bytes. Databases BENCH_DATABASE and BENCH_DATABASE_load
+## (default ipg_bench_load) are created and dropped (bench/load_bench.py).
+bench-load: install
+	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(PY) bench/load_bench.py --postgres $(PG_URL)
 
 ## Every page type at 390×844 and 1280×900 in headless Chromium, for a designer's pass:
 ## artifacts/screenshots/<width>/<page>.png (bench/screenshots.py).

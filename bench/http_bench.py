@@ -3,8 +3,8 @@
 Run `make bench` (it installs Debian's wrk when missing). One run measures, under the production settings:
 
 - throughput, p50 and p99 latency and errors (wrk, BENCH_DURATION seconds at BENCH_CONNECTIONS connections) of
-  the outline, the three-language compare page, a search, a paragraph's share picture (drawn by loadcontent, as
-  the pictures are drawn when text is written) and a five-paragraph reading list, with the page cache warm;
+  the outline, the three-language compare page, a search, a paragraph's share picture (drawn by the first request
+  for it, before the measurement) and a five-paragraph reading list, with the page cache warm;
 - the same for whitenoise serving a static file as large as the compare page (its very HTML, so it compresses
   the same), and each page's throughput as a ratio of that;
 - the compare page against the static file once more, in alternating slices (BENCH_SLICES of 5 s each), so

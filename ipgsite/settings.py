@@ -99,7 +99,6 @@ AFTER_WRITE = [
     "ipgsite.finder.citing.follow",  # the finder's citations of paragraphs a rename or renumbering moved
     "ipgsite.search.index.follow",  # the search index
     "ipgsite.caching.versions.follow",  # the content version: cached pages and ETags are stale from now on
-    "ipgsite.study.pictures.follow",  # once committed: the link preview pictures of what changed
 ]
 
 # What other apps add to the reading pages, in order (ipgsite.ipg.layers): to each text, to a section page's

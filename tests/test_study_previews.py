@@ -2,9 +2,16 @@
 `<meta property="og:…">` tags, and the preview picture they point to."""
 
 import io
+import logging
 import os
+import shutil
+import signal
+import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +33,22 @@ pytestmark = pytest.mark.django_db
 def pictures_in(tmp_path, settings):
     settings.PREVIEW_IMAGE_DIR = tmp_path / "previews"
     return settings.PREVIEW_IMAGE_DIR
+
+
+def stored(directory):
+    """The pictures stored in `directory` (not its lock files)."""
+    return sorted(directory.glob("*.png")) if directory.exists() else []
+
+
+@pytest.fixture
+def drawings(caplog):
+    """The names of the pictures drawn while the test runs, in any thread (the drawer logs each one)."""
+    caplog.set_level(logging.INFO, logger="ipgsite.study.cards")
+
+    def drawn():
+        return [r.args[0] for r in caplog.records if r.name == "ipgsite.study.cards" and r.msg.startswith("Drew ")]
+
+    return drawn
 
 
 def as_a_chat_app(url):
@@ -234,13 +257,27 @@ def test_the_preview_picture_is_a_1200_by_630_png_with_text_on_it(ipg, lang):
     assert ImageStat.Stat(body).var[0] > 200
 
 
+def test_the_pictures_are_palette_pngs_of_a_few_kilobytes(client, ipg):
+    """A chat app downloads the picture of every link shared: a palette PNG (the card's few colours and the shades of
+    its anti-aliased text between them) is a third of a true-colour one's bytes."""
+    sizes = []
+    for key in Paragraph.objects.filter(section__number="2.3").values_list("key", flat=True):
+        for lang in ("en", "zh-hans", "ja"):
+            response = client.get(f"/{lang}/ipg/2.3/{key}/preview.png")
+            data = b"".join(response.streaming_content)
+            image = Image.open(io.BytesIO(data))
+            assert image.mode == "P" and len(image.getcolors()) <= 64
+            sizes.append(len(data))
+    assert sum(sizes) / len(sizes) < 25_000 and max(sizes) < 64_000
+
+
 def test_the_picture_is_drawn_again_after_an_edit_through_the_write_path(ipg, pictures_in):
     _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
     before = picture(og["og:image"])
-    files_before = sorted(p.name for p in pictures_in.iterdir())
+    files_before = [p.name for p in stored(pictures_in)]
     assert len(files_before) == 1
     picture(og["og:image"])  # asked again: the same file, not drawn again
-    assert sorted(p.name for p in pictures_in.iterdir()) == files_before
+    assert [p.name for p in stored(pictures_in)] == files_before
 
     write("2.3", "example-c", "en", "A player draws four cards.")
     _response, edited = as_a_chat_app("/en/ipg/2.3/example-c/")
@@ -248,15 +285,15 @@ def test_the_picture_is_drawn_again_after_an_edit_through_the_write_path(ipg, pi
     assert edited["og:image"] != og["og:image"]  # a new URL, so chat apps fetch it again
     after = picture(edited["og:image"])
     assert after.tobytes() != before.tobytes()
-    assert len(list(pictures_in.iterdir())) == 1  # the earlier text's picture is gone
-    assert sorted(p.name for p in pictures_in.iterdir()) != files_before
+    assert len(stored(pictures_in)) == 1  # the earlier text's picture is gone
+    assert [p.name for p in stored(pictures_in)] != files_before
 
 
 def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(ipg, pictures_in):
     """Another process draws the picture again and removes it, over and over, while readers ask for it."""
     _response, og = as_a_chat_app("/en/ipg/2.3/example-c/")
     expected = picture(og["og:image"]).tobytes()
-    (path,) = pictures_in.iterdir()
+    (path,) = stored(pictures_in)
     data = path.read_bytes()
     stop = threading.Event()
 
@@ -280,7 +317,7 @@ def test_a_picture_replaced_and_removed_while_it_is_asked_for_is_always_served(i
 
 def test_a_drawn_picture_named_by_its_url_is_served_without_the_database(ipg, pictures_in, django_assert_num_queries):
     _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
-    expected = picture(og["og:image"]).tobytes()  # drawn now: the write that would have drawn it never committed
+    expected = picture(og["og:image"]).tobytes()  # drawn now, when first asked for
     with django_assert_num_queries(0):
         assert picture(og["og:image"]).tobytes() == expected
     # The near misses: a digest no picture has, or no digest at all, is the paragraph's current picture.
@@ -295,30 +332,84 @@ def test_a_picture_is_sent_as_it_is_stored_never_gzipped_again(ipg, pictures_in)
     path = urlsplit(og["og:image"])
     response = Client().get(f"{path.path}?{path.query}", HTTP_ACCEPT_ENCODING="gzip, br")
     assert response.status_code == 200 and "Content-Encoding" not in response
-    (stored,) = pictures_in.iterdir()
-    assert b"".join(response.streaming_content) == stored.read_bytes()
+    (file,) = stored(pictures_in)
+    assert b"".join(response.streaming_content) == file.read_bytes()
     # The near miss: the page itself is still compressed for a reader who accepts it.
     page = Client().get("/en/ipg/2.3/example-c/", HTTP_ACCEPT_ENCODING="gzip")
     assert page["Content-Encoding"] == "gzip"
 
 
-def test_pictures_are_drawn_when_the_text_is_written_not_when_asked_for(
-    ipg, pictures_in, django_capture_on_commit_callbacks
+def test_a_load_or_an_edit_draws_no_picture_the_first_request_draws_it_once(
+    ipg, pictures_in, drawings, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         call_command("loadcontent", stdout=io.StringIO())
-    drawn = {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()}
-    assert len(drawn) == 3 * Paragraph.objects.count()  # every paragraph, in every language
-    with django_capture_on_commit_callbacks(execute=True):
         write("2.3", "example-c", "ja", "プレイヤーがカードを4枚引いた。")
-    after = {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()}
-    (new,) = set(after) - set(drawn)
-    assert new.startswith("2.3-example-c-ja-")  # the edited text's picture, drawn by the write
-    assert set(drawn) - set(after) == {n for n in drawn if n.startswith("2.3-example-c-ja-")}  # its old one gone
+    assert stored(pictures_in) == [] and drawings() == []  # the load and the edit returned having drawn nothing
     _response, og = as_a_chat_app("/ja/ipg/2.3/example-c/")
-    picture(og["og:image"])
-    # Served from what the write drew: no file is drawn or touched by the request.
-    assert {p.name: p.stat().st_mtime_ns for p in pictures_in.iterdir()} == after
+    assert stored(pictures_in) == []  # nor does the page that names the picture
+    first = picture(og["og:image"])
+    (file,) = stored(pictures_in)
+    assert file.name.startswith("2.3-example-c-ja-") and drawings() == [file.name]
+    mtime = file.stat().st_mtime_ns
+    assert picture(og["og:image"]).tobytes() == first.tobytes()
+    # Served from what the first request stored: nothing drawn or touched again.
+    assert drawings() == [file.name] and stored(pictures_in) == [file] and file.stat().st_mtime_ns == mtime
+
+
+def fetch(url):
+    """(status, body, Retry-After) of a GET, as a chat app's fetcher sees it."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, response.read(), None
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), error.headers.get("Retry-After")
+
+
+def test_many_readers_asking_at_once_for_pictures_never_drawn_get_each_drawn_once(live_ipg, pictures_in, drawings):
+    """Chat apps fetch a freshly shared link's picture from several places at once: 24 requests on as many threads
+    of the live server, 8 for each of three pictures no one has asked for before."""
+    urls = [f"{live_ipg.url}/{lang}/ipg/2.3/example-c/preview.png" for lang in ("en", "zh-hans", "ja")]
+    start = threading.Barrier(24)
+
+    def ask(url):
+        start.wait()
+        return url, fetch(url)
+
+    with ThreadPoolExecutor(24) as pool:
+        answers = list(pool.map(ask, [url for url in urls for _ in range(8)]))
+    pictures = {url: {body for _url, (status, body, _) in answers if _url == url and status == 200} for url in urls}
+    retries = [(status, body, retry) for _url, (status, body, retry) in answers if status != 200]
+    # Each got its picture, the same bytes for every request, or a clear answer to ask again.
+    assert all(status == 503 and retry and body for status, body, retry in retries)
+    assert all(len(bodies) == 1 for bodies in pictures.values())
+    # Each picture was drawn once, however many asked for it at the same moment.
+    assert sorted(drawings()) == sorted(p.name for p in stored(pictures_in)) and len(drawings()) == 3
+    assert {p.read_bytes() for p in stored(pictures_in)} == {body for bodies in pictures.values() for body in bodies}
+
+
+@pytest.mark.skipif(not shutil.which("flock"), reason="util-linux's flock(1) holds the lock from another process")
+def test_a_reader_asking_while_another_process_draws_too_long_is_told_to_retry(client, ipg, pictures_in, drawings):
+    """Another process holds the picture's lock (its drawer is stuck): the request waits a few seconds, then answers
+    503 with Retry-After, never hangs until the server's timeout; once the other lets go, the picture is drawn."""
+    locks = pictures_in / ".locks"
+    locks.mkdir(parents=True)
+    other = subprocess.Popen(["flock", str(locks / "2.3-example-c-en"), "sleep", "60"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while subprocess.run(["flock", "-n", str(locks / "2.3-example-c-en"), "true"]).returncode == 0:
+            assert time.monotonic() < deadline, "the other process never took the lock"
+            time.sleep(0.05)
+        busy = client.get("/en/ipg/2.3/example-c/preview.png")
+        assert busy.status_code == 503 and int(busy["Retry-After"]) > 0
+        assert "ask again" in busy.content.decode() and drawings() == [] and stored(pictures_in) == []
+        # The other languages' pictures of the paragraph are not held up by it.
+        assert client.get("/ja/ipg/2.3/example-c/preview.png").status_code == 200
+    finally:
+        os.killpg(other.pid, signal.SIGKILL)  # flock and the command holding its lock
+        other.wait()
+    assert client.get("/en/ipg/2.3/example-c/preview.png").status_code == 200
+    assert len(drawings()) == 2
 
 
 def test_a_write_that_is_rolled_back_draws_nothing(ipg, pictures_in, django_capture_on_commit_callbacks):
@@ -326,7 +417,7 @@ def test_a_write_that_is_rolled_back_draws_nothing(ipg, pictures_in, django_capt
         with pytest.raises(RuntimeError), transaction.atomic():
             write("2.3", "example-c", "en", "A player draws four cards.")
             raise RuntimeError("the request failed after the write")
-    assert not pictures_in.exists() or not list(pictures_in.iterdir())
+    assert stored(pictures_in) == []
 
 
 @pytest.mark.parametrize(

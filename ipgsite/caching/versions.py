@@ -1,7 +1,8 @@
 """The content version: one token, kept in the shared cache, that changes whenever the content does.
 
 Every cached page and every ETag is tied to it, so bumping it invalidates them all at once, in every
-process that shares the cache (Redis in production; local memory serves a single process).
+process that shares the cache (Redis in production; local memory serves a single process). With Redis, each
+process keeps the tokens it read until a notice says they changed (notices.py): no round trip per request.
 """
 
 import time
@@ -9,7 +10,7 @@ import time
 from django.core.cache import cache
 from django.db import transaction
 
-from . import purges
+from . import notices, purges
 
 KEY = "content-version"
 # Pages of a published release (its changes page, a section as it froze it) are kept under a token of their own,
@@ -23,13 +24,19 @@ def content_version(key=KEY):
     """The current token: nanoseconds since the epoch at the last change (or at the first request after a flush)."""
     version = cache.get(key)
     if version is None:
-        cache.add(key, time.time_ns(), timeout=None)
+        if cache.add(key, time.time_ns(), timeout=None):
+            notices.announce()  # the cache had lost it: a process still using an older one hears of the new
         version = cache.get(key)
     return version
 
 
 def current_versions():
-    """{scope: token} of both scopes ("content", "releases"), read in one round trip."""
+    """{scope: token} of both scopes ("content", "releases"): as this process last read them while no notice says
+    they changed (with Redis), else read in one round trip."""
+    return notices.kept.get(_read_versions)
+
+
+def _read_versions():
     found = cache.get_many(list(KEYS.values()))
     return {scope: found.get(key) or content_version(key) for scope, key in KEYS.items()}
 
@@ -41,6 +48,7 @@ def modified_at(version):
 
 def bump(key=KEY):
     cache.set(key, time.time_ns(), timeout=None)
+    notices.announce()
 
 
 def content_changed(using=None):

@@ -167,11 +167,17 @@ def preview_image(request, number, key):
     except Renamed as renamed:
         return renamed.redirect(request, number, "study:preview-image")
     try:
-        # Drawn when its text was written; drawn now only if that could not be done.
+        # Drawn the first time it is asked for, by one request; the others asking meanwhile wait for it.
         file = cards.open_picture(pictures.card_for(section, paragraph, get_language()))
     except cards.FontMissing:
         # Said at start-up by the system check study.W001; the page's text preview still works.
         return HttpResponse(gettext("The preview picture is not available."), status=503, content_type="text/plain")
+    except cards.Busy:
+        response = HttpResponse(
+            gettext("The preview picture is being drawn: ask again in a moment."), status=503, content_type="text/plain"
+        )
+        response["Retry-After"] = str(cards.RETRY_AFTER)
+        return response
     return _picture_response(file)
 
 
