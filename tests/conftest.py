@@ -60,6 +60,18 @@ def fresh_page_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the site's default language: a request or an override left active by an earlier test (the
+    test client's LocaleMiddleware activates the request's language and leaves it) would change what it reads."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 # The content is loaded once per session, not once per test ----------------------------------------------
 #
 # The test database is created with content/ loaded and committed, so every test starts with exactly content/:

@@ -4,6 +4,7 @@ answered as tool errors, never as a failure. The HTTP side (methods, limits, rat
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from io import StringIO
 
 import mcp  # the official SDK (a test dependency): its own client drives the server
@@ -24,7 +25,9 @@ def session(url, calls, mode="legacy"):
         async with mcp.Client(f"{url}/mcp", mode=mode, read_timeout_seconds=60) as client:
             return await calls(client)
 
-    return asyncio.run(run())
+    # In a thread of its own: once a browser test has run, Playwright's sync API leaves an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run()).result()
 
 
 def structured(result):
