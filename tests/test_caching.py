@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.checks import run_checks
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, modify_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
@@ -425,3 +425,63 @@ def test_made_up_compare_cookies_share_one_entry(client, ipg):
 def test_a_deployment_is_told_when_any_host_name_would_be_kept(settings, hosts, warned):
     settings.ALLOWED_HOSTS = hosts
     assert ("caching.W002" in [m.id for m in run_checks(include_deployment_checks=True)]) is warned
+
+
+FAST_LANE = "ipgsite.caching.fastlane.FastLaneMiddleware"
+
+
+@pytest.mark.parametrize(
+    "url,headers",
+    [
+        (COMPARE, {"HTTP_ACCEPT_ENCODING": "br, gzip"}),
+        ("/ja/ipg/2.3/", {"HTTP_ACCEPT_ENCODING": "gzip"}),
+        ("/en/ipg/2.3/example-c/", {"HTTP_ACCEPT": "text/markdown"}),  # its Markdown, Vary: Accept
+        ("/zh-hans/search/?q=%E6%89%8B%E6%9C%AD", {}),  # not compressed
+        ("/api/ipg/2.3/", {"HTTP_ORIGIN": "https://example.org", "HTTP_ACCEPT_LANGUAGE": "ja"}),  # CORS
+        ("/sitemap.xml", {"HTTP_ACCEPT_ENCODING": "gzip", "HTTP_ACCEPT_LANGUAGE": "zh-hans"}),
+    ],
+)
+def test_the_fast_lane_answers_as_the_whole_stack_does(client, ipg, settings, url, headers):
+    """A page served from the page cache, asked for again in the same words, is answered before the rest of the
+    middleware runs, with the same headers (security, caching, language, CORS, encoding) and bytes."""
+    settings.SECURE_HSTS_SECONDS = 3600  # as deployed: HSTS too
+    fast = reader()
+    answers = [fast.get(url, secure=True, **headers) for _ in range(3)]
+    assert [a["X-Cache"] for a in answers[:2]] == ["miss", "hit"]
+    assert hasattr(answers[1].wsgi_request, "session")  # through the whole stack
+    assert not hasattr(answers[2].wsgi_request, "session")  # the fast lane: the session middleware never ran
+    with modify_settings(MIDDLEWARE={"remove": [FAST_LANE]}):
+        usual = reader()
+        usual.get(url, secure=True, **headers)
+        whole = usual.get(url, secure=True, **headers)
+    assert hasattr(whole.wsgi_request, "session")
+    assert dict(answers[2].items()) == dict(whole.items()) == dict(answers[1].items())
+    assert answers[2].content == whole.content and answers[2].status_code == whole.status_code == 200
+    assert "Strict-Transport-Security" in whole and "Content-Security-Policy" in whole
+
+
+def test_the_fast_lane_answers_conditional_requests_and_follows_edits(client, ipg):
+    fast = reader()
+    first = fast.get(COMPARE)
+    for _ in range(2):
+        again = fast.get(COMPARE, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    assert not hasattr(again.wsgi_request, "session")
+    assert fast.get(COMPARE)["X-Cache"] == "hit"  # the first was rendered: from the page cache, through the stack
+    assert not hasattr(fast.get(COMPARE).wsgi_request, "session")  # then from the fast lane
+
+    write("2.3", "example-c", "zh-hans", "牌手结算了黑暗亲信的触发(快速通道测试)。")
+
+    after = fast.get(COMPARE, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["X-Cache"] == "miss"
+    assert "快速通道测试" in shown(after.content.decode())
+
+
+def test_the_fast_lane_never_answers_someone_signed_in(client, ipg):
+    user = get_user_model().objects.create_user("reader", password="a-long-test-password")
+    client.get(COMPARE)
+    client.get(COMPARE)
+    client.force_login(user)
+    for _ in range(2):
+        response = client.get(COMPARE)
+        assert hasattr(response.wsgi_request, "session") and "private" in response["Cache-Control"]
