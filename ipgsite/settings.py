@@ -296,9 +296,9 @@ CONTENT_SECURITY_POLICY = {
 # and at the edge. PAGE_CACHE_REPEATED names the parameters that repeat; PAGE_CACHE_PASSED those with which a page
 # is answered but never kept; PAGE_CACHE_NORMALIZED the function that spells a query as the page reads it (a
 # search's as the search cleans it); PAGE_CACHE_PER_QUERY those that make one page per query (search): kept apart,
-# in each process's memory, and in the shared cache once asked for again. PAGE_CACHE_COOKIES are the cookies a public page reads or
-# sets for everyone alike, each with the function that reads it as the pages do (made-up values then share one
-# cache entry).
+# in each process's memory, and in the shared cache once asked for again. PAGE_CACHE_COOKIES are the cookies a
+# public page reads or sets for everyone alike, each with the function that reads it as the pages do (made-up values
+# then share one cache entry).
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
