@@ -1,13 +1,14 @@
 """What each public page type reads from its query, and the one spelling of a query that the caches keep.
 
 settings.PAGE_CACHE_VIEWS names each page type (a URL name) with the parameters it reads, in the order the site's
-links write them; PAGE_CACHE_REPEATED those that repeat (a reading list's `p`), PAGE_CACHE_PASSED those with which
-a page is answered but never kept, PAGE_CACHE_NORMALIZED the function that spells a page type's query as the page
+links write them; PAGE_CACHE_REPEATED those that repeat (a reading list's `p`), PAGE_CACHE_PASSED those with which a
+page is answered but never kept, PAGE_CACHE_NORMALIZED the function that spells a page type's query as the page
 reads it (a search's query as the search cleans it, its filters in their order). Every other parameter (made up,
-`fbclid`, `utm_source`) is dropped before the page is looked up or rendered: by the page cache here (ipgsite/caching/middleware.py) and by the
-VCL at the edge (ipgsite/caching/vcl.py), so that nobody gets past either cache by making up a parameter, and a
-link shared with a tracking parameter is served from the cache. The parameters a page reads are kept in the order
-of that list, each with its values in the order given: `?release=…&langs=…` and `?langs=…&release=…` are one page.
+`fbclid`, `utm_source`) is dropped before the page is looked up or rendered: by the page cache here
+(ipgsite/caching/middleware.py) and by the VCL at the edge (ipgsite/caching/vcl.py), so that nobody gets past either
+cache by making up a parameter, and a link shared with a tracking parameter is served from the cache. The parameters
+a page reads are kept in the order of that list, each with its values in the order given: `?release=…&langs=…` and
+`?langs=…&release=…` are one page.
 """
 
 import functools
