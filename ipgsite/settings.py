@@ -355,7 +355,7 @@ PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
 PAGE_CACHE_QUERIES_IN_MEMORY = env.int("PAGE_CACHE_QUERIES_IN_MEMORY", default=512)  # and pages of a query
 # Answers the fast lane keeps in each process (ipgsite/caching/fastlane.py); 0 turns it off.
-PAGE_CACHE_FAST_LANE = env.int("PAGE_CACHE_FAST_LANE", default=512)
+PAGE_CACHE_FAST_LANE = env.int("PAGE_CACHE_FAST_LANE", default=256)
 PAGE_CACHE_QUERY_SECONDS = env.int("PAGE_CACHE_QUERY_SECONDS", default=3600)  # in the shared cache
 
 # Served from the edge (ipgsite/caching/edge.py, README "Served from the edge"): the pages above, as kept for
