@@ -377,6 +377,19 @@ def test_a_translators_edit_changes_a_kept_search_page(client, ipg):
     assert after["ETag"] != before["ETag"]
 
 
+def test_a_long_query_is_kept_with_its_notice_and_odd_spellings_answer(client, ipg):
+    """A query cut to its first 200 characters says so, kept or not; two that differ only past the cut are one
+    page. Bytes that are no text, a page that is no number, a query given twice: answered, never a 500."""
+    words = "card " * 60
+    first = client.get("/en/search/", {"q": words + "alpha"})
+    assert first["X-Cache"] == "miss" and "only its first 200 characters were searched" in first.content.decode()
+    again = client.get("/en/search/", {"q": words + "beta"})
+    assert again["X-Cache"] == "hit" and again.content == first.content
+    for query in ["q=%ED%A0%80card", "q=card&page=abc", "q=card&q=scry", "q=%00", "page=-4&kind=xx", "q=+++"]:
+        response = client.get("/en/search/?" + query)
+        assert response.status_code == 200, query
+
+
 @pytest.mark.parametrize("url", ["/en/search/?q=2.3", "/en/search/?q=+2.3+&x=1", "/ja/search/?q=2.3"])
 def test_a_search_naming_a_section_still_goes_to_it(client, ipg, url):
     for _ in range(2):
