@@ -11,6 +11,9 @@ import math
 import re
 from dataclasses import dataclass
 
+from django.db import connection
+
+from ipgsite.caching.versions import content_version
 from ipgsite.ipg import languages
 from ipgsite.ipg.text import HAN_BMP, KANA_BLOCKS, YIJING
 from ipgsite.terms.lookup import vocabulary
@@ -83,22 +86,37 @@ def _wording(question):
     return "\n".join(texts).casefold()
 
 
-def matching_steps(text):
-    """The finder's steps whose wording holds most of the query, best first (at most MAX_STEPS)."""
-    words, bigrams = _pieces(text or "")
-    wanted = len(words) + len(bigrams)
-    if not wanted:
-        return []
+_worded = {}
+
+
+def _worded_steps():
+    """(answers, question, wording) of each question's first step: read once per content version, as search's
+    section names are, since every search asks."""
+    version = content_version()
+    if version in _worded:
+        return _worded[version]
     graph = Graph.stored()
     first_path = {}
     for answers in graph.steps():
         step = graph.walk(answers)
         if not step.is_outcome:
             first_path.setdefault(step.node.key, answers)
+    questions = graph.questions
+    worded = tuple((answers, questions[key], _wording(questions[key])) for key, answers in first_path.items())
+    if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
+        _worded.clear()
+        _worded[version] = worded
+    return worded
+
+
+def matching_steps(text):
+    """The finder's steps whose wording holds most of the query, best first (at most MAX_STEPS)."""
+    words, bigrams = _pieces(text or "")
+    wanted = len(words) + len(bigrams)
+    if not wanted:
+        return []
     found = []
-    for key, answers in first_path.items():
-        question = graph.questions[key]
-        wording = _wording(question)
+    for answers, question, wording in _worded_steps():
         hits = sum(1 for pattern in words if pattern.search(wording))
         hits += sum(1 for piece in bigrams if piece in wording)
         if hits >= max(1, math.ceil(len(words) * 0.6 + len(bigrams) * 0.4)):
