@@ -12,14 +12,16 @@ from ipgsite.caching.versions import content_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Paragraph, Section
+from ipgsite.ipg.text import CJK_LETTER
 from ipgsite.terms.lookup import vocabulary
 
-from . import backends, phrases
+from . import phrases
 from .expanding import expand, names_of, simplified
-from .folding import CJK_LETTER, fold
+from .folding import fold
 from .models import Kind
 from .partial import is_small, lacking, tries
 from .query import MAX_TERMS
+from .ranking import Ranking, Search, ids_holding, which_find, which_held
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -185,13 +187,13 @@ class Finds:
     """Whether a term alone, or terms together, find anything with the query's filters; each term asked once, and
     the terms of a query all in one question."""
 
-    def __init__(self, query, termbase, page_language, by_like=False):
-        self.query, self.termbase, self.page_language, self.by_like = query, termbase, page_language, by_like
+    def __init__(self, query, termbase):
+        self.query, self.termbase = query, termbase
         self.known = {}
 
     def together(self, groups):
         """For each list of terms, whether any entry holds them all."""
-        return backends.which_find(groups, self.query.languages, self.query.kinds, self.page_language, self.by_like)
+        return which_find(groups, self.query.languages, self.query.kinds)
 
     def ask(self, terms):
         unknown = list({term.text: term for term in terms if term.text not in self.known}.values())
@@ -202,7 +204,7 @@ class Finds:
         """For each term, the ids of the entries that match it (with the query's filters), by its text; and whether
         each finds anything, known from then on."""
         terms = list({term.text: term for term in terms}.values())
-        found = backends.ids_holding(terms, self.query.languages, self.query.kinds, self.by_like)
+        found = ids_holding(terms, self.query.languages, self.query.kinds)
         holding = {term.text: ids for term, ids in zip(terms, found, strict=True)}
         self.known.update((text, bool(ids)) for text, ids in holding.items())
         return holding
@@ -235,7 +237,7 @@ def split_phrases(terms, termbase, finds):
     phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
     finds.ask(phrasal)
     phrasal = [term for term in phrasal if not finds.known[term.text]]
-    held = backends.which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}), finds.by_like)
+    held = which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}))
     out, split, dropped, spare = [], [], False, MAX_TERMS - len(terms)
     for term in terms:
         found = phrases.parts(term.text, cjk_names(termbase), held, MAX_TERMS + 1) if term in phrasal else []
@@ -266,10 +268,10 @@ def ranking_of(groups, split):
     examples."""
     words = [[term for term in group if not is_small(term)] for group in groups]
     if split or any(len(group) > 1 for group in words):
-        return backends.Ranking(prefer="examples", phrases=split)
+        return Ranking(prefer="examples", phrases=split)
     if len(groups) == 1 and len(words[0]) == 1 and words[0][0].named is not None:
-        return backends.Ranking(prefer="official", defining=_defining_paragraph(words[0][0]))
-    return backends.Ranking()
+        return Ranking(prefer="official", defining=_defining_paragraph(words[0][0]))
+    return Ranking()
 
 
 # Paragraphs and notes
@@ -351,19 +353,19 @@ class Results:
         return (self.page - 1) * PAGE_SIZE + 1
 
 
-def find(query, page_language, names=None, by_like=False):
+def find(query, page_language, names=None):
     """The entries that contain every term of the query, one page of them, grouped by section in rank order; or,
     when none does, those that contain most of its terms, each saying which it lacks."""
     names = names or SectionNames()
     termbase = vocabulary()
-    finds = Finds(query, termbase, page_language, by_like)
+    finds = Finds(query, termbase)
     terms = expand(query.terms, termbase)
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
     marked, split = terms, ()
     ranking = ranking_of([terms], split)
-    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+    search = Search(terms, query.languages, query.kinds, page_language, ranking)
     results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     found_nothing = not results.total and not results.sections
     if not results.total:
@@ -373,7 +375,7 @@ def find(query, page_language, names=None, by_like=False):
         if split:
             marked = terms
             ranking = ranking_of([terms], split)
-            search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+            search = Search(terms, query.languages, query.kinds, page_language, ranking)
             results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     if not results.total and len(terms) > 1:
         holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": no index holds them
@@ -385,9 +387,7 @@ def find(query, page_language, names=None, by_like=False):
                 continue
             rest = [term for term in level.terms if term.text not in holding]  # small words, checked on the entries
             ranking = ranking_of(level.groups, split)
-            search = backends.search_for(
-                level.terms, query.languages, query.kinds, page_language, by_like, ranking, ids=level.ids, required=rest
-            )
+            search = Search(level.terms, query.languages, query.kinds, page_language, ranking, level.ids, rest)
             results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
             if results.total or page:
                 marked, results.partial = level.terms, True
