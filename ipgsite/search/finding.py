@@ -1,7 +1,6 @@
 """Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -55,30 +54,7 @@ def _folded_names(sections, aliases):
     for section_id, name, code in aliases:
         names.setdefault(section_id, set()).add(_name_key(name))
         spellings.setdefault(_name_key(name), (name, code))
-    return numbers, names, AllNames(names), spellings
-
-
-class AllNames:
-    """Every section's names in one text, a line each, to find which sections have a name holding a string
-    without a loop over the sections."""
-
-    def __init__(self, names):
-        self.starts, self.owners, lines = [], [], []
-        offset = 0
-        for pk, keys in names.items():
-            for key in keys:
-                self.starts.append(offset)
-                self.owners.append(pk)
-                lines.append(key)
-                offset += len(key) + 1
-        self.text = "\n".join(lines)
-
-    def owners_of(self, form):
-        found, at = set(), self.text.find(form)
-        while at != -1:
-            found.add(self.owners[bisect_right(self.starts, at) - 1])
-            at = self.text.find(form, at + 1)
-        return found
+    return numbers, names, spellings
 
 
 _section_names = {}  # content version -> what SectionNames reads
@@ -112,7 +88,7 @@ class SectionNames:
             if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
                 _section_names.clear()
                 _section_names[version] = known
-        self.sections, self.numbers, self.names, self.all_names, self.section_spellings, self._urls = known
+        self.sections, self.numbers, self.names, self.section_spellings, self._urls = known
 
     @staticmethod
     def _read():
@@ -155,16 +131,10 @@ class SectionNames:
         text yet."""
         if not terms:
             return []
-        candidates = None
-        for term in terms:
-            owners = set().union(*(self.all_names.owners_of(form) for form in term.forms if form))
-            candidates = owners if candidates is None else candidates & owners
-            if not candidates:
-                return []
         pks = {
             pk
-            for pk in candidates
-            if any(all(any(form in name for form in term.forms) for term in terms) for name in self.names[pk])
+            for pk, names in self.names.items()
+            if any(all(any(form in name for form in term.forms) for term in terms) for name in names)
         }
         return [section for section in self.sections.values() if section.pk in pks]
 
@@ -314,7 +284,7 @@ class Work:
     """What one search did, each count bounded by design whatever the query (the tests hold every search to it)."""
 
     terms: int = 0  # terms searched once CJK phrases are split into parts: at most MAX_TERMS
-    searches: int = 0  # searches of the index run: the query, its parts, then a level of partial matches at a time
+    searches: int = 0  # searches run: the query, its parts, then a level of partial matches at a time
     groups: int = 0  # groups of words tried for partial matches: at most 1 + MAX_TRIES + MAX_TERMS
     read: int = 0  # ids of the entries holding each word, read for partial matches: at most entries × MAX_TERMS
     ranked: int = 0  # entries ranked, over all searches: at most entries × searches
@@ -378,7 +348,7 @@ def find(query, page_language, names=None):
             search = Search(terms, query.languages, query.kinds, page_language, ranking)
             results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     if not results.total and len(terms) > 1:
-        holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": no index holds them
+        holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": checked after
         results.work.read += sum(map(len, holding.values()))
         _missing, levels = tries(terms, holding)
         for level in levels:  # the words with the small ones, groups of them (MAX_TRIES in all), each word alone
