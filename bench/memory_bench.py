@@ -9,9 +9,9 @@ The corpus is content/ (1x), then content/ plus 49 synthetic copies of every sec
 texts ending in its copy number, so that every text has near-duplicates rather than only exact ones. For each
 direction (English into Japanese and into Chinese; Japanese, and Chinese, as the reference language for English
 and Japanese; Japanese notes, which no text translates yet) it times `memory.suggest` (the translate page's work for
-one paragraph or note) and `every_text` (every translated text sharing a trigram, compared in Python) on the same texts, and
-prints p50, p95 and the ratio scan/index at p95, and for how many texts both put the same text first ("same best",
-of those the scan finds a suggestion for).
+one paragraph or note) and `every_text` (every translated text sharing a trigram, compared in Python) on the same
+texts, and prints p50, p95 and the ratio scan/index at p95, and for how many texts both put the same text first
+("same best", of those the scan finds a suggestion for).
 """
 
 import argparse
