@@ -153,13 +153,16 @@ bench-edge: install edge-deps
 
 ## Fast at every door, as deployed (gunicorn with the production settings, PostgreSQL on $(PG_URL)'s server, Redis), each
 ## figure against its baseline in the same run: a fresh worker's first request and first search against its next ones
-## (warmed master against unwarmed), workers replaced under load, the cached compare page against a static file of the
-## same bytes, pictures never drawn asked for at 64 connections, a load of 10x the content against the same load
+## (warmed master against unwarmed), workers replaced under load, the cached compare page (with and without the fast
+## lane) against a static file of the same bytes, 50 searches in three languages against the section page at 64
+## connections, pictures never drawn asked for at 64 connections, a load of 10x the content against the same load
 ## drawing its pictures as loads did before, picture bytes. Databases BENCH_DATABASE and BENCH_DATABASE_load
-## (default ipg_bench_load) are created and dropped (bench/load_bench.py).
+## (default ipg_bench_load) are created and dropped (bench/load_bench.py). Then an uncached search page against its
+## search step at 50x the content (bench/search_view_bench.py, a throwaway database on the same server).
 bench-load: install
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(PY) bench/load_bench.py --postgres $(PG_URL)
+	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_view_bench.py --postgres $(PG_URL)
 
 ## Every page type at 390×844 and 1280×900 in headless Chromium, for a designer's pass:
 ## artifacts/screenshots/<width>/<page>.png (bench/screenshots.py).

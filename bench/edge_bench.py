@@ -12,7 +12,8 @@ Run `make bench-edge` (it installs Debian's varnish and wrk when missing). One r
   whitenoise, direct and through Varnish;
 - then a mixed workload through Varnish for BENCH_DURATION seconds: readers with an analytics cookie, half of them
   with an interface language cookie, a third with a remembered compare choice, over outline, sections, compare
-  and share pages, penalties, glossary, finder, changes, feed, lists, API, sitemap; its requests/s and the hit
+  and share pages, penalties, glossary, finder, changes, feed, lists, API, sitemap, 50 searches in three
+  languages (bench/search_mix.py); its requests/s and the hit
   ratio varnishstat counts.
 
 It prints requests/s, p50 and p99, errors and ratios: each target against the static file served by gunicorn, and
@@ -147,6 +148,10 @@ def mixed_script(workdir, gunicorn_port):
             f"/{code}/list/?p=2.3:example-c&p=2.4:definition-1&langs=en,ja",
         ]
     paths += ["/api/ipg/", "/api/ipg/2.3/", "/sitemap.xml", "/sw.js", "/offline/pages.json?lang=en&langs="]
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from search_mix import urls
+
+    paths += urls()  # 50 searches in three languages
     cookies = []
     for n in range(30):
         cookie = f"_ga=GA1.2.{secrets.randbelow(10**9)}.{n}"

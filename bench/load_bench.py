@@ -6,8 +6,11 @@ Redis, each figure printed against its baseline measured in the same run, interl
    without (bench/gunicorn_unwarmed.conf.py). One worker per server, so that the first request is the new worker's.
 2. Replaced workers: p50 and p99 of the compare page at BENCH_CONNECTIONS connections while each worker is replaced
    every 1,000 to 1,500 requests, warmed and not, against the site's own setting (no replacement within the slice).
-3. Throughput: the compare page from the page cache against a static file of the same bytes (its own HTML, compressed
-   the same) from the same gunicorn, in alternating slices, and the workers' CPU time per request.
+3. Throughput: the compare page from the page cache, through the fast lane and (as before it) without, against a
+   static file of the same bytes (its own HTML, compressed the same) from the same gunicorn, in alternating slices,
+   and the workers' CPU time per request. 3b. Search pages: 50 distinct searches in three languages
+   (bench/search_mix.py) against the section page from the page cache, alternating slices, after a first slice of
+   the searches alone (each worker renders each once); fails when their p99 is over 250 ms or any errs.
 4. Pictures under load: BENCH_CONNECTIONS connections ask for every paragraph's picture in every language, none drawn
    before, each picture by four connections at the same moment: answers, retries (503 + Retry-After), errors,
    timeouts (10 s, as wrk's), latency, pictures stored.
@@ -18,6 +21,7 @@ Redis, each figure printed against its baseline measured in the same run, interl
 6. Picture bytes: average and largest, palette PNG against the same pictures in true colour, and how far their pixels
    differ (0-255); two examples of each are written to artifacts/bench-pictures/ to look at.
 
+`--only first,throughput,search` runs some of the parts (first, replaced, throughput, search, pictures, loads).
 The databases BENCH_DATABASE (default ipg_bench_load) and BENCH_DATABASE_load are created on the PostgreSQL server of
 --postgres and dropped at the end; Redis keys carry a prefix of their own and are deleted.
 """
@@ -56,6 +60,8 @@ COMPARE = "/en/ipg/2.3/?langs=en,zh-hans,ja"
 SEARCH = "/en/search/?q=card"
 STATIC_COPY = "bench/compare-page.html"
 WARMED = "ipgsite/gunicorn.conf.py"
+PARTS = ("first", "replaced", "throughput", "search", "pictures", "loads")
+SEARCH_P99_MS = 250
 UNWARMED = "bench/gunicorn_unwarmed.conf.py"
 
 
@@ -172,8 +178,10 @@ def waiting(pid):
 WAITING_CALLS = {"7", "23", "232", "270", "271", "281"}
 
 
-def wrk(port, path, seconds, connections=CONNECTIONS):
+def wrk(port, path, seconds, connections=CONNECTIONS, script=None):
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+    if script:
+        command += ["-s", str(script)]
     for name, value in HEADERS.items():
         command += ["-H", f"{name}: {value}"]
     output = subprocess.run(command + [f"http://{HOST}:{port}{path}"], capture_output=True, text=True, check=True)
@@ -290,23 +298,28 @@ def under_replacement(servers):
 # --- 3. Throughput ------------------------------------------------------------------------------------------------
 
 
-def throughput(server):
-    targets = {"compare page, from the page cache": COMPARE, "static file, same bytes": f"/static/{STATIC_COPY}"}
+def throughput(server, without_fast_lane):
+    """The compare page from the page cache, through the fast lane and (as before it) without, against a static file
+    of the same bytes from the same gunicorn: alternating slices."""
+    targets = {
+        "compare page, from the page cache": (server, COMPARE),
+        "the same, without the fast lane": (without_fast_lane, COMPARE),
+        "static file, same bytes": (server, f"/static/{STATIC_COPY}"),
+    }
     totals = {name: {"requests": 0, "cpu": 0.0, "errors": 0} for name in targets}
     loads = []
     for _slice in range(SLICES):
-        for name, path in targets.items():
-            cpu = server.cpu_seconds()
-            run = wrk(server.port, path, SLICE_SECONDS)
-            totals[name]["cpu"] += server.cpu_seconds() - cpu
+        for name, (target, path) in targets.items():
+            cpu = target.cpu_seconds()
+            run = wrk(target.port, path, SLICE_SECONDS)
+            totals[name]["cpu"] += target.cpu_seconds() - cpu
             totals[name]["requests"] += run["requests"]
             totals[name]["errors"] += run["errors"]
             loads.append(load_average())
-    page, static = totals.values()
     seconds = SLICES * SLICE_SECONDS
     print(
         f"\n3. Throughput at {CONNECTIONS} connections, {SLICES} alternating slices of {SLICE_SECONDS} s "
-        f"(3 workers, load {statistics.mean(loads):.1f}):"
+        f"(3 workers a server, load {statistics.mean(loads):.1f}):"
     )
     for name, total in totals.items():
         print(
@@ -314,10 +327,63 @@ def throughput(server):
             f"{total['cpu'] / max(total['requests'], 1) * 1e6:>5.0f} µs of worker CPU a request, "
             f"{total['errors']} errors"
         )
-    ratio = page["requests"] / static["requests"]
-    cpu_ratio = (static["cpu"] / static["requests"]) / (page["cpu"] / page["requests"])
-    print(f"   compare page ÷ static file: {ratio:.2f}x the requests/s; {cpu_ratio:.2f}x by worker CPU a request")
-    return ratio, page["errors"] + static["errors"]
+    static = totals["static file, same bytes"]
+    ratio = None
+    for name in ("compare page, from the page cache", "the same, without the fast lane"):
+        page = totals[name]
+        ratio = ratio or page["requests"] / static["requests"]
+        cpu_ratio = (static["cpu"] / static["requests"]) / (page["cpu"] / page["requests"])
+        print(
+            f"   {name} ÷ static file: {page['requests'] / static['requests']:.2f}x the requests/s; "
+            f"{cpu_ratio:.2f}x by worker CPU a request"
+        )
+    return ratio, sum(total["errors"] for total in totals.values())
+
+
+# --- 3b. Search pages under load ---------------------------------------------------------------------------------
+
+
+def search_script(directory):
+    """A wrk script that asks for the 50 searches of bench/search_mix.py in turn."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from search_mix import urls
+
+    paths = ", ".join(f'"{url}"' for url in urls())
+    script = directory / "search-mix.lua"
+    script.write_text(
+        f"local paths = {{{paths}}}\nlocal i = math.random(#paths)\n"
+        "request = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n"
+    )
+    return script
+
+
+def searches(server, directory):
+    """The 50 searches at BENCH_CONNECTIONS connections against the section page from the page cache, in alternating
+    slices; first a slice of the searches alone as the workers first meet them (each renders each once)."""
+    script = search_script(directory)
+    first = wrk(server.port, "/", SLICE_SECONDS, script=script)
+    targets = {"section page, from the page cache": (COMPARE, None), "50 searches, 3 languages": ("/", script)}
+    runs = {name: [] for name in targets}
+    for _slice in range(SLICES):
+        for name, (path, mix) in targets.items():
+            runs[name].append({**wrk(server.port, path, SLICE_SECONDS, script=mix), "load": load_average()})
+    print(
+        f"\n3b. Search pages at {CONNECTIONS} connections, {SLICES} alternating slices of {SLICE_SECONDS} s "
+        f"(3 workers), against the section page:"
+    )
+    print(f"   {'':<36} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}  load")
+    rows = {"50 searches, first slice (each rendered)": [{**first, "load": load_average()}], **runs}
+    for name, found in rows.items():
+        seconds = SLICE_SECONDS * len(found)
+        print(
+            f"   {name:<36} {sum(r['requests'] for r in found) / seconds:>7.0f} "
+            f"{statistics.median(r['p50'] for r in found):>7.1f} {max(r['p99'] for r in found):>7.1f} "
+            f"{sum(r['errors'] for r in found):>6}  {statistics.mean(r['load'] for r in found):.1f}"
+        )
+    mix, section = runs["50 searches, 3 languages"], runs["section page, from the page cache"]
+    p99, baseline = max(r["p99"] for r in mix), max(r["p99"] for r in section)
+    print(f"   searches ÷ section page: {p99 / baseline:.2f}x the p99 (the goal: at most {SEARCH_P99_MS} ms)")
+    return p99, sum(r["errors"] for r in mix)
 
 
 # --- 4. Pictures under load ---------------------------------------------------------------------------------------
@@ -503,7 +569,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/ipg", help="a PostgreSQL server")
     parser.add_argument("--sample", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--only",
+        help=f"comma-separated parts to run, of {','.join(PARTS)} (default: all)",
+        type=lambda value: set(value.split(",")),
+        default=set(PARTS),
+    )
     arguments = parser.parse_args()
+    only = arguments.only
     if arguments.sample:
         sys.path.insert(0, str(ROOT))
         return sample(arguments.sample, ROOT / "artifacts" / "bench-pictures")
@@ -547,66 +620,82 @@ def main():
 
         for _ in Compressor(quiet=True).compress(str(copy)):
             pass
-        print("The 10x content: content/ with 9 copies of each section with text, exported as files …", flush=True)
-        manage(load_env, "migrate", "--noinput")
-        manage(load_env, "loadcontent")
-        copies = "import django; django.setup(); from corpus import add_copies; add_copies(9)"
-        subprocess.run(
-            [sys.executable, "-c", copies],
-            cwd=ROOT,
-            env={**load_env, "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", "DJANGO_SETTINGS_MODULE": "ipgsite.settings"},
-            check=True,
-        )
-        content = workdir / "content-10x"
-        manage(load_env, "exportcontent", str(content))
-        # The finder's worked examples end at their own section, which a copy is not: the 10x load has no finder.
-        (content / "finder.toml").unlink()
+        if "loads" in only:
+            print("The 10x content: content/ with 9 copies of each section with text, exported as files …", flush=True)
+            manage(load_env, "migrate", "--noinput")
+            manage(load_env, "loadcontent")
+            copies = "import django; django.setup(); from corpus import add_copies; add_copies(9)"
+            subprocess.run(
+                [sys.executable, "-c", copies],
+                cwd=ROOT,
+                env={
+                    **load_env,
+                    "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}",
+                    "DJANGO_SETTINGS_MODULE": "ipgsite.settings",
+                },
+                check=True,
+            )
+            content = workdir / "content-10x"
+            manage(load_env, "exportcontent", str(content))
+            # The finder's worked examples end at their own section, which a copy is not: the 10x load has no finder.
+            (content / "finder.toml").unlink()
         shutil.rmtree(workdir / "previews", ignore_errors=True)
 
-        print(f"\nStarting gunicorn servers on ports {BASE_PORT + 1}-{BASE_PORT + 5} …", flush=True)
-        with (
-            Gunicorn(env, BASE_PORT + 1, WARMED, workers=1) as warmed_one,
-            Gunicorn(env, BASE_PORT + 2, UNWARMED, workers=1) as unwarmed_one,
-        ):
-            get(warmed_one.port, COMPARE)
-            found = first_requests({"warmed master": warmed_one, "unwarmed (before)": unwarmed_one})
-        ratios = report_first_requests(found)
-        failures += [
-            f"{name} {path}: first request {r:.1f}x"
-            for (name, path), r in ratios.items()
-            if name == "warmed master" and r > 3
-        ]
+        if "first" in only:
+            print(f"\nStarting gunicorn servers on ports {BASE_PORT + 1}-{BASE_PORT + 2} …", flush=True)
+            with (
+                Gunicorn(env, BASE_PORT + 1, WARMED, workers=1) as warmed_one,
+                Gunicorn(env, BASE_PORT + 2, UNWARMED, workers=1) as unwarmed_one,
+            ):
+                get(warmed_one.port, COMPARE)
+                found = first_requests({"warmed master": warmed_one, "unwarmed (before)": unwarmed_one})
+            ratios = report_first_requests(found)
+            failures += [
+                f"{name} {path}: first request {r:.1f}x"
+                for (name, path), r in ratios.items()
+                if name == "warmed master" and r > 3
+            ]
 
+        print(f"\nStarting gunicorn servers on ports {BASE_PORT + 3}-{BASE_PORT + 6} …", flush=True)
         with (
             Gunicorn(env, BASE_PORT + 3, WARMED) as deployed,
             Gunicorn(env, BASE_PORT + 4, WARMED, GUNICORN_MAX_REQUESTS="1000") as replacing,
             Gunicorn(env, BASE_PORT + 5, UNWARMED, GUNICORN_MAX_REQUESTS="1000") as replacing_unwarmed,
+            Gunicorn(env, BASE_PORT + 6, WARMED, PAGE_CACHE_FAST_LANE="0") as without_fast_lane,
         ):
-            for server in (deployed, replacing, replacing_unwarmed):
+            for server in (deployed, replacing, replacing_unwarmed, without_fast_lane):
                 get(server.port, COMPARE)
-            replaced = under_replacement(
-                {
-                    "warmed, as configured (none in 10 s)": deployed,
-                    "warmed, replaced every 1,000-1,500": replacing,
-                    "unwarmed (before), replaced every 1,000-1,500": replacing_unwarmed,
-                }
-            )
-            failures += [
-                f"{name}: {sum(r['errors'] for r in runs)} errors"
-                for name, runs in replaced.items()
-                if any(r["errors"] for r in runs)
-            ]
-            ratio, errors = throughput(deployed)
-            if errors:
-                failures.append(f"throughput: {errors} errors")
-            bad, stored = pictures_under_load(deployed, paragraphs_of(env["DATABASE_URL"]), workdir / "previews")
-            if bad:
-                failures.append(f"pictures under load: {bad} requests without their picture")
-        drawn, average = loads(load_env, content, workdir / "load-previews")
-        if drawn:
-            failures.append(f"the loads drew {drawn} pictures")
-        if average > 25 * 1024:
-            failures.append(f"pictures of {average / 1024:.1f} KB on average")
+            if "replaced" in only:
+                replaced = under_replacement(
+                    {
+                        "warmed, as configured (none in 10 s)": deployed,
+                        "warmed, replaced every 1,000-1,500": replacing,
+                        "unwarmed (before), replaced every 1,000-1,500": replacing_unwarmed,
+                    }
+                )
+                failures += [
+                    f"{name}: {sum(r['errors'] for r in runs)} errors"
+                    for name, runs in replaced.items()
+                    if any(r["errors"] for r in runs)
+                ]
+            if "throughput" in only:
+                ratio, errors = throughput(deployed, without_fast_lane)
+                if errors:
+                    failures.append(f"throughput: {errors} errors")
+            if "search" in only:
+                p99, errors = searches(deployed, workdir)
+                if p99 > SEARCH_P99_MS or errors:
+                    failures.append(f"searches: p99 {p99:.0f} ms (at most {SEARCH_P99_MS}), {errors} errors")
+            if "pictures" in only:
+                bad, stored = pictures_under_load(deployed, paragraphs_of(env["DATABASE_URL"]), workdir / "previews")
+                if bad:
+                    failures.append(f"pictures under load: {bad} requests without their picture")
+        if "loads" in only:
+            drawn, average = loads(load_env, content, workdir / "load-previews")
+            if drawn:
+                failures.append(f"the loads drew {drawn} pictures")
+            if average > 25 * 1024:
+                failures.append(f"pictures of {average / 1024:.1f} KB on average")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
         forget_cache(prefix)
@@ -614,7 +703,10 @@ def main():
         drop_database(server_url, f"{name}_load")
     if failures:
         sys.exit("\nFAILED: " + "; ".join(failures))
-    print("\nOK: no errors or timeouts, loads draw no picture, pictures under 25 KB on average.")
+    print(
+        f"\nOK: no errors or timeouts, searches' p99 within {SEARCH_P99_MS} ms, loads draw no picture, pictures under "
+        "25 KB on average."
+    )
 
 
 if __name__ == "__main__":

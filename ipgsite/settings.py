@@ -122,6 +122,8 @@ READING_LAYERS = {
 
 MIDDLEWARE = [
     "ipgsite.caching.middleware.LongUrlMiddleware",
+    # A page the page cache served, asked for again in the same words: its answer as it left, before the rest.
+    "ipgsite.caching.fastlane.FastLaneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ipgsite.compression.GZipExceptPictures",
@@ -285,9 +287,11 @@ CONTENT_SECURITY_POLICY = {
 # the site's links write them: the one list of what a page type reads, which the page cache and the VCL both follow.
 # Any other parameter (a made-up one, fbclid, utm_source) is dropped before the page is looked up or rendered, here
 # and at the edge. PAGE_CACHE_REPEATED names the parameters that repeat; PAGE_CACHE_PASSED those with which a page
-# is answered but never kept (one page per query: search). PAGE_CACHE_COOKIES are the cookies a public page reads or
-# sets for everyone alike, each with the function that reads it as the pages do (made-up values then share one
-# cache entry).
+# is answered but never kept; PAGE_CACHE_NORMALIZED the function that spells a query as the page reads it (a
+# search's as the search cleans it); PAGE_CACHE_PER_QUERY those that make one page per query (search): kept apart,
+# in each process's memory, and in the shared cache once asked for again. PAGE_CACHE_COOKIES are the cookies a
+# public page reads or sets for everyone alike, each with the function that reads it as the pages do (made-up values
+# then share one cache entry).
 PAGE_CACHE_VIEWS = {
     "ipg:outline": [],
     "ipg:penalties": ["penalty"],
@@ -302,7 +306,7 @@ PAGE_CACHE_VIEWS = {
     "api:linker": [],
     "api:openapi": [],
     "embedding:linker": [],
-    # Kept as the empty form only (PAGE_CACHE_PASSED).
+    # One page per query (PAGE_CACHE_PER_QUERY).
     "search:search": ["q", "language", "kind", "page"],
     "django.contrib.sitemaps.views.sitemap": ["p"],
     "offline:service-worker": [],
@@ -322,8 +326,10 @@ PAGE_CACHE_VIEWS = {
     "api-releases": [],
 }
 PAGE_CACHE_REPEATED = {"study:list": ["p"], "search:search": ["language", "kind"]}
-# One page per query would let anyone push the real pages out of the cache: answered, never kept.
-PAGE_CACHE_PASSED = {"search:search": ["q", "language", "kind", "page"]}
+PAGE_CACHE_PASSED = {}
+PAGE_CACHE_NORMALIZED = {"search:search": "ipgsite.search.views.normalized_query"}
+# Anyone can ask for any number of distinct queries: such pages are kept apart, so that they push no other page out.
+PAGE_CACHE_PER_QUERY = {"search:search": ["q", "language", "kind", "page"]}
 # The pages of a published release, kept until a release is published, loaded, edited or deleted (not on content
 # edits): the view's name, and the query parameter that makes its page a release's (None: every page of the view).
 PAGE_CACHE_RELEASE_PAGES = {
@@ -340,6 +346,10 @@ PAGE_CACHE_RELEASE_PAGES = {
 PAGE_CACHE_COOKIES = {"ipg_langs": "ipgsite.ipg.compare.parse"}
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=24 * 3600)
 PAGE_CACHE_IN_MEMORY = env.int("PAGE_CACHE_IN_MEMORY", default=256)  # pages each process also holds itself
+PAGE_CACHE_QUERIES_IN_MEMORY = env.int("PAGE_CACHE_QUERIES_IN_MEMORY", default=512)  # and pages of a query
+# Answers the fast lane keeps in each process (ipgsite/caching/fastlane.py); 0 turns it off.
+PAGE_CACHE_FAST_LANE = env.int("PAGE_CACHE_FAST_LANE", default=256)
+PAGE_CACHE_QUERY_SECONDS = env.int("PAGE_CACHE_QUERY_SECONDS", default=3600)  # in the shared cache
 
 # Served from the edge (ipgsite/caching/edge.py, README "Served from the edge"): the pages above, as kept for
 # readers who are not signed in, may be kept by shared caches in front of the site (Varnish, a CDN) for

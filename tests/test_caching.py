@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.checks import run_checks
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, modify_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
@@ -315,29 +315,86 @@ def test_a_deployment_is_told_to_share_its_cache(settings):
 
 
 def test_many_distinct_searches_neither_fill_the_cache_nor_push_pages_out(client, ipg, settings):
+    """A page of a query is shared only once a process is asked for it again: queries asked once stay in that
+    process's memory, apart from the other pages."""
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20}}
     }
     assert reader().get("/en/ipg/2.3/")["X-Cache"] == "miss"
     assert kept("/en/ipg/2.3/") is not None
+    asker = reader()
     for number in range(40):
         url = f"/en/search/?q=outsider{number}"
-        response = reader().get(url)
-        assert response.status_code == 200 and "X-Cache" not in response
+        response = asker.get(url)
+        assert (response.status_code, response["X-Cache"]) == (200, "miss")
         assert kept(url) is None
     # a new process, with nothing in its own memory: the section still comes from the shared cache
     assert reader().get("/en/ipg/2.3/")["X-Cache"] == "hit"
 
 
-def test_search_still_answers_and_revalidates_without_being_kept(client, ipg):
-    url = "/en/search/?q=Dark+Confidant"
-    first = client.get(url)
-    assert first.status_code == 200 and "X-Cache" not in first
-    assert "Dark Confidant" in first.content.decode() and 'class="result' in first.content.decode()
-    assert first["ETag"].startswith('W/"') and "no-cache" in first["Cache-Control"]
-    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert again.status_code == 304
-    assert kept(url) is None
+SPELLINGS = [
+    "/en/search/?q=Dark+Confidant&language=en&kind=paragraph",  # as the site writes it
+    # the filters in another order, a space and a zero-width one more, the first page named, a filter it does not
+    # know, a tracking parameter
+    "/en/search/?kind=paragraph&language=xx&language=en&q=++Dark%20Confidant%E2%80%8B+&page=1&utm_source=chat",
+]
+
+
+def test_a_search_page_comes_from_the_cache_under_its_query_as_the_search_reads_it(client, ipg):
+    first = client.get(SPELLINGS[0])
+    assert (first.status_code, first["X-Cache"]) == (200, "miss")
+    assert 'class="result' in first.content.decode() and "public" in first["Cache-Control"]
+    for url in SPELLINGS:
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(url)
+        assert (again.status_code, again["X-Cache"]) == (200, "hit"), url
+        assert len(queries) == 0 and again.templates == []  # the search did not run
+        assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert client.get(SPELLINGS[0], HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    # asked for again: shared with the other processes
+    assert kept(SPELLINGS[0]) is not None
+    assert reader().get(SPELLINGS[1])["X-Cache"] == "hit"
+
+
+def test_a_translators_edit_changes_a_kept_search_page(client, ipg):
+    from people import client_for, translate_form, translate_url, translator
+
+    url = "/ja/search/?q=qwzxkept"
+    process = reader()
+    before = process.get(url)
+    assert before["X-Cache"] == "miss" and 'class="result-group' not in before.content.decode()
+    assert process.get(url)["X-Cache"] == "hit"
+    assert reader().get(url)["X-Cache"] == "hit"  # another process: shared once asked for again
+
+    editing = client_for(translator("ja"))
+    form = translate_form(editing, "2.4", "ja")
+    form.update({"p-example-c-text": "（試験）qwzxkept。", "save": "p-example-c"})
+    assert editing.post(translate_url("2.4", "ja"), form).status_code == 302
+
+    after = process.get(url)
+    assert (after.status_code, after["X-Cache"]) == (200, "miss")
+    assert 'class="result-group' in after.content.decode() and "（試験）qwzxkept。" in shown(after.content.decode())
+    assert after["ETag"] != before["ETag"]
+
+
+def test_a_long_query_is_kept_with_its_notice_and_odd_spellings_answer(client, ipg):
+    """A query cut to its first 200 characters says so, kept or not; two that differ only past the cut are one
+    page. Bytes that are no text, a page that is no number, a query given twice: answered, never a 500."""
+    words = "card " * 60
+    first = client.get("/en/search/", {"q": words + "alpha"})
+    assert first["X-Cache"] == "miss" and "only its first 200 characters were searched" in first.content.decode()
+    again = client.get("/en/search/", {"q": words + "beta"})
+    assert again["X-Cache"] == "hit" and again.content == first.content
+    for query in ["q=%ED%A0%80card", "q=card&page=abc", "q=card&q=scry", "q=%00", "page=-4&kind=xx", "q=+++"]:
+        response = client.get("/en/search/?" + query)
+        assert response.status_code == 200, query
+
+
+@pytest.mark.parametrize("url", ["/en/search/?q=2.3", "/en/search/?q=+2.3+&x=1", "/ja/search/?q=2.3"])
+def test_a_search_naming_a_section_still_goes_to_it(client, ipg, url):
+    for _ in range(2):
+        response = reader().get(url)
+        assert response.status_code == 302 and response["Location"].endswith("/ipg/2.3/")
 
 
 @pytest.mark.parametrize(
@@ -381,3 +438,63 @@ def test_made_up_compare_cookies_share_one_entry(client, ipg):
 def test_a_deployment_is_told_when_any_host_name_would_be_kept(settings, hosts, warned):
     settings.ALLOWED_HOSTS = hosts
     assert ("caching.W002" in [m.id for m in run_checks(include_deployment_checks=True)]) is warned
+
+
+FAST_LANE = "ipgsite.caching.fastlane.FastLaneMiddleware"
+
+
+@pytest.mark.parametrize(
+    "url,headers",
+    [
+        (COMPARE, {"HTTP_ACCEPT_ENCODING": "br, gzip"}),
+        ("/ja/ipg/2.3/", {"HTTP_ACCEPT_ENCODING": "gzip"}),
+        ("/en/ipg/2.3/example-c/", {"HTTP_ACCEPT": "text/markdown"}),  # its Markdown, Vary: Accept
+        ("/zh-hans/search/?q=%E6%89%8B%E6%9C%AD", {}),  # not compressed
+        ("/api/ipg/2.3/", {"HTTP_ORIGIN": "https://example.org", "HTTP_ACCEPT_LANGUAGE": "ja"}),  # CORS
+        ("/sitemap.xml", {"HTTP_ACCEPT_ENCODING": "gzip", "HTTP_ACCEPT_LANGUAGE": "zh-hans"}),
+    ],
+)
+def test_the_fast_lane_answers_as_the_whole_stack_does(client, ipg, settings, url, headers):
+    """A page served from the page cache, asked for again in the same words, is answered before the rest of the
+    middleware runs, with the same headers (security, caching, language, CORS, encoding) and bytes."""
+    settings.SECURE_HSTS_SECONDS = 3600  # as deployed: HSTS too
+    fast = reader()
+    answers = [fast.get(url, secure=True, **headers) for _ in range(3)]
+    assert [a["X-Cache"] for a in answers[:2]] == ["miss", "hit"]
+    assert hasattr(answers[1].wsgi_request, "session")  # through the whole stack
+    assert not hasattr(answers[2].wsgi_request, "session")  # the fast lane: the session middleware never ran
+    with modify_settings(MIDDLEWARE={"remove": [FAST_LANE]}):
+        usual = reader()
+        usual.get(url, secure=True, **headers)
+        whole = usual.get(url, secure=True, **headers)
+    assert hasattr(whole.wsgi_request, "session")
+    assert dict(answers[2].items()) == dict(whole.items()) == dict(answers[1].items())
+    assert answers[2].content == whole.content and answers[2].status_code == whole.status_code == 200
+    assert "Strict-Transport-Security" in whole and "Content-Security-Policy" in whole
+
+
+def test_the_fast_lane_answers_conditional_requests_and_follows_edits(client, ipg):
+    fast = reader()
+    first = fast.get(COMPARE)
+    for _ in range(2):
+        again = fast.get(COMPARE, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    assert not hasattr(again.wsgi_request, "session")
+    assert fast.get(COMPARE)["X-Cache"] == "hit"  # the first was rendered: from the page cache, through the stack
+    assert not hasattr(fast.get(COMPARE).wsgi_request, "session")  # then from the fast lane
+
+    write("2.3", "example-c", "zh-hans", "牌手结算了黑暗亲信的触发(快速通道测试)。")
+
+    after = fast.get(COMPARE, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["X-Cache"] == "miss"
+    assert "快速通道测试" in shown(after.content.decode())
+
+
+def test_the_fast_lane_never_answers_someone_signed_in(client, ipg):
+    user = get_user_model().objects.create_user("reader", password="a-long-test-password")
+    client.get(COMPARE)
+    client.get(COMPARE)
+    client.force_login(user)
+    for _ in range(2):
+        response = client.get(COMPARE)
+        assert hasattr(response.wsgi_request, "session") and "private" in response["Cache-Control"]

@@ -307,6 +307,8 @@ def urls_to_read(site):
             f"/{code}/changes/{release}/",
             f"/{code}/changes/feed/",
             f"/{code}/search/",
+            f"/{code}/search/?q=card",  # a search's page, kept like any other
+            f"/{code}/search/?q=%E6%89%8B%E6%9C%AD&language=ja&kind=note",
             f"/{code}/list/?p=2.3:example-c&p=2.4:definition-1&p=2.1:definition-1",
             f"/{code}/list/?p=2.3:example-c&p=2.3:example-a&langs=en,ja",
         ]

@@ -4,8 +4,11 @@ The pages are the views named in settings.PAGE_CACHE_VIEWS, each with the query 
 what it shows (the compare choice `langs`, a penalty filter, a reading list's paragraphs `p`, which repeat).
 Every other parameter is dropped before the page is looked up or rendered, and those it reads are put in one order
 (ipgsite/caching/queries.py): a made-up parameter, a link shared with `fbclid` or `utm_source`, `?&` or
-`%77arning` for `warning` are the same page, served from the cache. Search results are not kept: anyone can ask
-for any number of distinct queries (settings.PAGE_CACHE_PASSED).
+`%77arning` for `warning` are the same page, served from the cache. A search's page is kept under its query as the
+search reads it (settings.PAGE_CACHE_NORMALIZED: `?q=+card&kind=note` and `?kind=note&q=card` are one page). Anyone
+can ask for any number of distinct queries: such pages (settings.PAGE_CACHE_PER_QUERY) are kept apart, in each
+process's memory, and in the shared cache only once this process is asked for one again, so that they push no
+other page out.
 A page is kept per scheme, host, language, path and query, and the cookies in settings.PAGE_CACHE_COOKIES as
 the pages read them (the compare choice a page may redirect to). Every public page carries an ETag,
 a Last-Modified and Cache-Control, and a conditional request whose copy is current gets 304 Not Modified.
@@ -75,15 +78,18 @@ class PageCacheMiddleware:
         self.personal_cookies = {settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages")}
         self.timeout = settings.PAGE_CACHE_SECONDS
         self.recent = RecentPages(settings.PAGE_CACHE_IN_MEMORY)
+        self.queries = RecentPages(settings.PAGE_CACHE_QUERIES_IN_MEMORY)
+        self.query_timeout = settings.PAGE_CACHE_QUERY_SECONDS
 
     def __call__(self, request):
         page_type, key = self.page_of(request)
         if page_type is None:
             return self.get_response(request)
         tokens = None
+        per_query = key is not None and page_type.one_per_query(request.GET)
         if key:
             tokens = versions.current_versions()
-            cached = self.cached(key, tokens)
+            cached = self.cached(key, tokens, per_query)
             if cached:
                 # Everything below this middleware is skipped: the page as it was rendered, headers and all.
                 response = cached.response(request)
@@ -98,8 +104,12 @@ class PageCacheMiddleware:
             scope = self.scope(request, page_type.name)
             stored = CachedPage.from_response(response, tokens[scope], scope)
             stored.any_language = edge.any_language(page_type.name, request)
-            cache.set(key, stored, self.timeout)
-            self.recent.put(key, stored)
+            stored.shared = not per_query
+            if per_query:
+                self.queries.put(key, stored)  # in the shared cache when asked for again (self.cached)
+            else:
+                cache.set(key, stored, self.timeout)
+                self.recent.put(key, stored)
             response = stored.response(request)
             response["X-Cache"] = "miss"
             request.edge_page = edge.EdgePage(scope, tokens[scope], stored.any_language, True)
@@ -142,14 +152,20 @@ class PageCacheMiddleware:
         digest = hashlib.md5("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
         return f"page:{get_language()}:{digest}"
 
-    def cached(self, key, tokens):
-        """The current copy of a page: from this process's memory, else from the shared cache."""
-        page = self.recent.get(key, tokens)
+    def cached(self, key, tokens, per_query=False):
+        """The current copy of a page: from this process's memory, else from the shared cache. A page of a query
+        this process kept is shared the second time it is asked for."""
+        memory = self.queries if per_query else self.recent
+        page = memory.get(key, tokens)
         if page is None:
             page = cache.get(key)
             if page is None or page.version != tokens.get(getattr(page, "scope", "content")):
                 return None
-            self.recent.put(key, page)
+            page.shared = True
+            memory.put(key, page)
+        elif per_query and not getattr(page, "shared", True):
+            page.shared = True
+            cache.set(key, page, self.query_timeout)
         return page
 
     def keepable(self, response):

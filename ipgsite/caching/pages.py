@@ -60,6 +60,8 @@ class CachedPage:
     # The same page in every interface language (edge.any_language): shared caches need not vary it on
     # Accept-Language.
     any_language: bool = False
+    # In the shared cache (a page of a query is put there only once asked for again: middleware.py).
+    shared: bool = True
 
     @classmethod
     def from_response(cls, response, version, scope="content"):

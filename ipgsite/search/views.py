@@ -1,5 +1,6 @@
 from urllib.parse import urlencode
 
+from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
@@ -34,6 +35,25 @@ def search(request):
         "kind_choices": Kind.choices,
     }
     return render(request, "search/search.html", context)
+
+
+def normalized_query(query):
+    """The query (a QueryDict) as the search reads it, for the page cache and the edge (settings.PAGE_CACHE_NORMALIZED):
+    the text as cleaned and shown back, the filters it knows in their order, the page when past the first. Spellings
+    of one search are one page; a query cut to MAX_LENGTH keeps a character more, so that its page says so."""
+    raw = query.get("q", "")
+    parsed = Query.parse(raw, query.getlist("language"), query.getlist("kind"), query.get("page", 1))
+    normalized = QueryDict(mutable=True)
+    text = raw[: MAX_LENGTH + 1] if parsed.shortened else parsed.text
+    if text:
+        normalized["q"] = text
+    if parsed.languages:
+        normalized.setlist("language", parsed.languages)
+    if parsed.kinds:
+        normalized.setlist("kind", parsed.kinds)
+    if parsed.page > 1:
+        normalized["page"] = str(parsed.page)
+    return normalized
 
 
 def _page_url(query, page, text=None):
