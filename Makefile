@@ -111,14 +111,14 @@ test-postgres-all: test-deps browser-deps edge-deps
 bench-page-weight: install
 	DEBUG=1 $(PY) bench/page_weight.py
 
-## Search latency (p50, p95) at 1x and 50x the corpus, indexes against a plain LIKE scan, measured in one run:
+## Search and translation memory latency (p50, p95) and peak memory at 1x and 50x the corpus, the entries kept in memory:
 ## on SQLite, then on PostgreSQL (the server of $(PG_URL); a throwaway database is created and dropped).
 ## The tests' settings: development, with DEBUG off so that no query log adds to the timings.
 bench-search: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/search_bench.py --postgres $(PG_URL)
 
-## Translation memory suggestions at 1x and 50x the corpus: the text index against a Python scan, as ratios.
+## Translation memory suggestions at 1x and 50x the corpus: the kept entries' candidates against every text, as ratios.
 bench-memory: install
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/memory_bench.py
 	DJANGO_SETTINGS_MODULE=ipgsite.test_settings $(PY) bench/memory_bench.py --postgres $(PG_URL)

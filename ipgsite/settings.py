@@ -204,13 +204,6 @@ if DEBUG and "CACHE_URL" not in env:
         "OPTIONS": {"MAX_ENTRIES": 2000},
     }
 
-# What search and translation memory ask of the database is answered by one class (ipgsite/search/backends.py),
-# named by its dotted path and loaded as Django loads cache and database backends. Auto follows the database:
-# SQLiteSearch (FTS5) on SQLite, PostgresSearch (pg_trgm and GIN) on PostgreSQL, LikeScan (every entry read, no
-# index) on any other; LikeScan may be named on any database. `manage.py check` refuses a path that names no backend,
-# or a backend for another database (search.E001, search.E002).
-SEARCH_BACKEND = env.str("SEARCH_BACKEND", default="ipgsite.search.backends.Auto")
-
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),

@@ -10,7 +10,7 @@ from edits import write
 from ipgsite.search.models import Entry
 from pages import parse
 
-pytestmark = pytest.mark.database  # search: each database has a backend of its own (ipgsite/search/backends.py)
+pytestmark = pytest.mark.database  # the entries kept in memory are read from either database
 
 
 def get(client, q, reader="en", **params):

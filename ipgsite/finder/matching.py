@@ -15,13 +15,12 @@ from django.db import connection
 
 from ipgsite.caching.versions import content_version
 from ipgsite.ipg import languages
-from ipgsite.ipg.text import HAN_BMP, KANA_BLOCKS, YIJING
+from ipgsite.ipg.text import CJK_RUN as CJK
 from ipgsite.terms.lookup import vocabulary
 
 from .graph import Graph
 
 WORD = re.compile(r"[A-Za-z0-9]+")
-CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{YIJING}]+")
 # Words that say nothing about a situation.
 STOP = {
     "a",

@@ -16,15 +16,14 @@ from ipgsite.ipg.models import Part
 from ipgsite.ipg.text import (
     CJK_BMP,
     CJK_COMPATIBILITY_FORMS,
+    CJK_LETTER,
+    CJK_LETTERS,
     FULLWIDTH_FORMS,
-    HALFWIDTH_KANA,
     HALFWIDTH_KATAKANA,
-    HAN_BMP,
     HAN_COMPATIBILITY,
     HAN_SUPPLEMENTARY,
     HANGUL,
     HIRAGANA,
-    KANA_BLOCKS,
     KATAKANA,
 )
 
@@ -74,7 +73,7 @@ SECTION_TITLE = re.compile(
 )
 EXAMPLE_OPENING = re.compile(r"^例\s*\(([A-Z])\)")  # read on the NFKC form: 例（Ｃ） is 例(C)
 MARKERS = re.compile(r"^\s*(?:【(?:解説|注釈|注|コメント|補足)】|〔(?:解説|注)〕|※|\[(?:解説|注)\])\s*")
-CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BMP}{HALFWIDTH_KANA}]")
+CJK = CJK_LETTER
 KANA = re.compile(f"[{HIRAGANA}{KATAKANA}{HALFWIDTH_KATAKANA}]")  # letters only, not ー or ・
 LATIN = re.compile(r"[A-Za-z]")
 WIDE = re.compile(  # what a monospaced paste draws two columns wide
@@ -193,7 +192,7 @@ def squeezed(text):
 
 # Characters a PDF's fonts give for one another: one glyph drawn for several dashes, or for several middle dots.
 CONFUSABLE = str.maketrans(dict.fromkeys("‐‑‒–—―─━−", "-") | dict.fromkeys("‧･·•", "・"))
-CJK_OR_PUNCTUATION = f"[{KANA_BLOCKS}{HAN_BMP}、。，：；（）「」]"
+CJK_OR_PUNCTUATION = f"[{CJK_LETTERS}、。，：；（）「」]"
 SPACE_BY_CJK = re.compile(f"\\s+(?={CJK_OR_PUNCTUATION})|(?<={CJK_OR_PUNCTUATION})\\s+")
 
 

@@ -61,6 +61,7 @@ CJK_LETTERS = (
     + KATAKANA
     + KATAKANA_MARKS
     + KATAKANA_SMALL
+    + HALFWIDTH_KATAKANA
     + BOPOMOFO
     + HANGUL_JAMO
     + HAN
@@ -82,7 +83,12 @@ CJK = (
 
 HAN_CHAR = re.compile(f"[{HAN}]")
 KANA_CHAR = re.compile(f"[{KANA}]")
-CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
+CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")  # a CJK character, wherever the site asks whether a character is one
+CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
+
+
+def is_cjk(char):
+    return CJK_LETTER.fullmatch(char) is not None
 
 
 # Names as whole words -----------------------------------------------------------------------------------------------

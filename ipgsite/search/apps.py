@@ -6,6 +6,3 @@ class SearchConfig(AppConfig):
     name = "ipgsite.search"
     label = "search"
     verbose_name = _("Search")
-
-    def ready(self):
-        from . import checks  # noqa: F401

@@ -37,7 +37,7 @@ class Term:
 
     def ranked_forms(self, language):
         """The forms that rank an entry: as typed, and the term's forms in the reader's language (the other
-        languages' entries come after the reader's anyway). Fewer forms, less work for the database per entry."""
+        languages' entries come after the reader's anyway). Fewer forms, less work per entry."""
         forms = [self.text, simplified(self.text) or self.text]
         if self.named is not None:
             forms += [" ".join(fold(form).split()) for code, form in self.named.forms() if code == language]
@@ -45,7 +45,7 @@ class Term:
 
     @property
     def stems(self):
-        """The stem phrases of `words` ("scri", "drew four"): what SQLite and the LIKE scan look for in the stems."""
+        """The stem phrases of `words` ("scri", "drew four"): what is looked for in an entry's stems."""
         return tuple(dict.fromkeys(stem_phrase(phrase) for phrase in self.words))
 
 

@@ -1,7 +1,6 @@
 """Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -12,14 +11,16 @@ from ipgsite.caching.versions import content_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg.models import Alias, Paragraph, Section
+from ipgsite.ipg.text import CJK_LETTER
 from ipgsite.terms.lookup import vocabulary
 
-from . import backends, phrases
+from . import phrases
 from .expanding import expand, names_of, simplified
-from .folding import CJK_LETTER, fold
+from .folding import fold
 from .models import Kind
 from .partial import is_small, lacking, tries
 from .query import MAX_TERMS
+from .ranking import Ranking, Search, ids_holding, which_find, which_held
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
@@ -53,30 +54,7 @@ def _folded_names(sections, aliases):
     for section_id, name, code in aliases:
         names.setdefault(section_id, set()).add(_name_key(name))
         spellings.setdefault(_name_key(name), (name, code))
-    return numbers, names, AllNames(names), spellings
-
-
-class AllNames:
-    """Every section's names in one text, a line each, to find which sections have a name holding a string
-    without a loop over the sections."""
-
-    def __init__(self, names):
-        self.starts, self.owners, lines = [], [], []
-        offset = 0
-        for pk, keys in names.items():
-            for key in keys:
-                self.starts.append(offset)
-                self.owners.append(pk)
-                lines.append(key)
-                offset += len(key) + 1
-        self.text = "\n".join(lines)
-
-    def owners_of(self, form):
-        found, at = set(), self.text.find(form)
-        while at != -1:
-            found.add(self.owners[bisect_right(self.starts, at) - 1])
-            at = self.text.find(form, at + 1)
-        return found
+    return numbers, names, spellings
 
 
 _section_names = {}  # content version -> what SectionNames reads
@@ -110,7 +88,7 @@ class SectionNames:
             if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
                 _section_names.clear()
                 _section_names[version] = known
-        self.sections, self.numbers, self.names, self.all_names, self.section_spellings, self._urls = known
+        self.sections, self.numbers, self.names, self.section_spellings, self._urls = known
 
     @staticmethod
     def _read():
@@ -153,16 +131,10 @@ class SectionNames:
         text yet."""
         if not terms:
             return []
-        candidates = None
-        for term in terms:
-            owners = set().union(*(self.all_names.owners_of(form) for form in term.forms if form))
-            candidates = owners if candidates is None else candidates & owners
-            if not candidates:
-                return []
         pks = {
             pk
-            for pk in candidates
-            if any(all(any(form in name for form in term.forms) for term in terms) for name in self.names[pk])
+            for pk, names in self.names.items()
+            if any(all(any(form in name for form in term.forms) for term in terms) for name in names)
         }
         return [section for section in self.sections.values() if section.pk in pks]
 
@@ -185,13 +157,13 @@ class Finds:
     """Whether a term alone, or terms together, find anything with the query's filters; each term asked once, and
     the terms of a query all in one question."""
 
-    def __init__(self, query, termbase, page_language, by_like=False):
-        self.query, self.termbase, self.page_language, self.by_like = query, termbase, page_language, by_like
+    def __init__(self, query, termbase):
+        self.query, self.termbase = query, termbase
         self.known = {}
 
     def together(self, groups):
         """For each list of terms, whether any entry holds them all."""
-        return backends.which_find(groups, self.query.languages, self.query.kinds, self.page_language, self.by_like)
+        return which_find(groups, self.query.languages, self.query.kinds)
 
     def ask(self, terms):
         unknown = list({term.text: term for term in terms if term.text not in self.known}.values())
@@ -202,7 +174,7 @@ class Finds:
         """For each term, the ids of the entries that match it (with the query's filters), by its text; and whether
         each finds anything, known from then on."""
         terms = list({term.text: term for term in terms}.values())
-        found = backends.ids_holding(terms, self.query.languages, self.query.kinds, self.by_like)
+        found = ids_holding(terms, self.query.languages, self.query.kinds)
         holding = {term.text: ids for term, ids in zip(terms, found, strict=True)}
         self.known.update((text, bool(ids)) for text, ids in holding.items())
         return holding
@@ -235,7 +207,7 @@ def split_phrases(terms, termbase, finds):
     phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
     finds.ask(phrasal)
     phrasal = [term for term in phrasal if not finds.known[term.text]]
-    held = backends.which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}), finds.by_like)
+    held = which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}))
     out, split, dropped, spare = [], [], False, MAX_TERMS - len(terms)
     for term in terms:
         found = phrases.parts(term.text, cjk_names(termbase), held, MAX_TERMS + 1) if term in phrasal else []
@@ -266,10 +238,10 @@ def ranking_of(groups, split):
     examples."""
     words = [[term for term in group if not is_small(term)] for group in groups]
     if split or any(len(group) > 1 for group in words):
-        return backends.Ranking(prefer="examples", phrases=split)
+        return Ranking(prefer="examples", phrases=split)
     if len(groups) == 1 and len(words[0]) == 1 and words[0][0].named is not None:
-        return backends.Ranking(prefer="official", defining=_defining_paragraph(words[0][0]))
-    return backends.Ranking()
+        return Ranking(prefer="official", defining=_defining_paragraph(words[0][0]))
+    return Ranking()
 
 
 # Paragraphs and notes
@@ -312,7 +284,7 @@ class Work:
     """What one search did, each count bounded by design whatever the query (the tests hold every search to it)."""
 
     terms: int = 0  # terms searched once CJK phrases are split into parts: at most MAX_TERMS
-    searches: int = 0  # searches of the index run: the query, its parts, then a level of partial matches at a time
+    searches: int = 0  # searches run: the query, its parts, then a level of partial matches at a time
     groups: int = 0  # groups of words tried for partial matches: at most 1 + MAX_TRIES + MAX_TERMS
     read: int = 0  # ids of the entries holding each word, read for partial matches: at most entries × MAX_TERMS
     ranked: int = 0  # entries ranked, over all searches: at most entries × searches
@@ -351,19 +323,19 @@ class Results:
         return (self.page - 1) * PAGE_SIZE + 1
 
 
-def find(query, page_language, names=None, by_like=False):
+def find(query, page_language, names=None):
     """The entries that contain every term of the query, one page of them, grouped by section in rank order; or,
     when none does, those that contain most of its terms, each saying which it lacks."""
     names = names or SectionNames()
     termbase = vocabulary()
-    finds = Finds(query, termbase, page_language, by_like)
+    finds = Finds(query, termbase)
     terms = expand(query.terms, termbase)
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
     marked, split = terms, ()
     ranking = ranking_of([terms], split)
-    search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+    search = Search(terms, query.languages, query.kinds, page_language, ranking)
     results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     found_nothing = not results.total and not results.sections
     if not results.total:
@@ -373,10 +345,10 @@ def find(query, page_language, names=None, by_like=False):
         if split:
             marked = terms
             ranking = ranking_of([terms], split)
-            search = backends.search_for(terms, query.languages, query.kinds, page_language, by_like, ranking)
+            search = Search(terms, query.languages, query.kinds, page_language, ranking)
             results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
     if not results.total and len(terms) > 1:
-        holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": no index holds them
+        holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": checked after
         results.work.read += sum(map(len, holding.values()))
         _missing, levels = tries(terms, holding)
         for level in levels:  # the words with the small ones, groups of them (MAX_TRIES in all), each word alone
@@ -385,9 +357,7 @@ def find(query, page_language, names=None, by_like=False):
                 continue
             rest = [term for term in level.terms if term.text not in holding]  # small words, checked on the entries
             ranking = ranking_of(level.groups, split)
-            search = backends.search_for(
-                level.terms, query.languages, query.kinds, page_language, by_like, ranking, ids=level.ids, required=rest
-            )
+            search = Search(level.terms, query.languages, query.kinds, page_language, ranking, level.ids, rest)
             results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
             if results.total or page:
                 marked, results.partial = level.terms, True

@@ -5,10 +5,9 @@ character with the marks that follow it) so that each folded character can be tr
 text it came from, to highlight a match in the original.
 """
 
-import re
 import unicodedata
 
-from ipgsite.ipg.text import CJK_LETTER, CJK_LETTERS, HALFWIDTH_SOUND_MARKS
+from ipgsite.ipg.text import HALFWIDTH_SOUND_MARKS
 
 # Format and control characters (RTL marks, zero-width spaces, NUL, …), lone surrogates, private and unassigned
 # code points: never part of a word.
@@ -84,22 +83,3 @@ def _has_surrogates(text):
     except UnicodeEncodeError:
         return True
     return False
-
-
-# The letters of CJK scripts, whose words are not separated by spaces: queries of one or two of them are looked up
-# in an index of single characters and pairs of characters. (Not their punctuation, e.g. ・ or 「」.)
-CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
-
-
-def is_cjk(char):
-    return CJK_LETTER.fullmatch(char) is not None
-
-
-def grams(folded):
-    """Every CJK letter and every pair of adjacent CJK letters, space-separated, in text order."""
-    out = []
-    for run in CJK_RUN.findall(folded):
-        out.append(run[0])
-        for index in range(1, len(run)):
-            out += [run[index], run[index - 1 : index + 1]]
-    return " ".join(out)

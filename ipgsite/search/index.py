@@ -5,7 +5,7 @@ from ipgsite.ipg import derived, languages
 from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.text import plain_text
 
-from .folding import fold, grams
+from .folding import fold
 from .models import Entry, Kind
 from .stemming import stems
 
@@ -26,7 +26,6 @@ def entries_for(obj, field, paragraph, note=None):
                 kind=Kind.of(paragraph, note),
                 text=text,
                 folded=folded,
-                grams=grams(folded),
                 stems=stems(folded),
             )
         )
@@ -36,7 +35,7 @@ def entries_for(obj, field, paragraph, note=None):
 def reindex(paragraph_ids=(), note_ids=()):
     """Index these paragraphs' own text and these notes again (ids of deleted rows are skipped)."""
     derived.refresh(Entry, entries_for, paragraph_ids, note_ids)
-    content_changed()  # the entries kept per content version (search.backends.kept_entries) are read again
+    content_changed()  # the entries kept per content version (search.kept.kept_entries) are read again
 
 
 def rebuild_index():

@@ -26,12 +26,8 @@ class EntryQuerySet(models.QuerySet):
 
 
 class Entry(models.Model):
-    """One paragraph's text, or one note's body, in one language, as the search index holds it.
-
-    On SQLite, FTS5 tables index `folded` and `stems` (trigrams) and `grams`; on PostgreSQL, GIN indexes do
-    (pg_trgm, a tsvector of the grams, and the `english` tsvector of `folded`). See search/migrations/0002 and
-    0004, and search/backends.py.
-    """
+    """One paragraph's text, or one note's body, in one language, as the search index holds it: the rows are read
+    into memory once per content version and searched there (search/kept.py)."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="+")
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="+")
@@ -40,7 +36,6 @@ class Entry(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     text = models.TextField(help_text=_("What a reader sees, as plain text."))
     folded = models.TextField(help_text=_("The text folded (NFKC, casefold): what queries match."))
-    grams = models.TextField(blank=True, help_text=_("Its CJK characters and pairs of characters, for short queries."))
     stems = models.TextField(
         blank=True, help_text=_("The English stems of its Latin-script words, for inflected queries.")
     )

@@ -8,14 +8,13 @@ is, in this order:
 - two Han characters that the index holds next to each other somewhere (先手), else one (牌). A few one-character
   particles (的, 了) are grammar too.
 Each part is then a term of its own: the entries must hold every part, and those holding them closest together
-rank first (search/backends.py).
+rank first (search/ranking.py).
 """
 
 import re
 
 from ipgsite.ipg import text as cjk
-
-from .folding import CJK_LETTER
+from ipgsite.ipg.text import CJK_LETTER
 
 HIRAGANA = re.compile(f"[{cjk.HIRAGANA}{cjk.KANA_SOUND_MARKS}{cjk.HIRAGANA_MARKS}]")
 KATAKANA = re.compile(f"[{cjk.KATAKANA}{cjk.KATAKANA_MIDDLE_DOT}{cjk.KATAKANA_MARKS}{cjk.KATAKANA_SMALL}]")
@@ -32,8 +31,8 @@ def script(char):
 
 
 def is_phrase(text):
-    """Whether a term is CJK text long enough to hold more than one word."""
-    return len(text) >= 3 and CJK_LETTER.search(text) is not None and " " not in text
+    """Whether a term is CJK text long enough to hold more than one word (多抓: 多, 抓)."""
+    return len(text) >= 2 and CJK_LETTER.search(text) is not None and " " not in text
 
 
 def pairs(text):

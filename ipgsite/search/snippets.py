@@ -5,7 +5,9 @@ from html import escape  # what django.utils.html.escape calls, without its lazy
 
 from django.utils.safestring import mark_safe
 
-from .folding import CJK_LETTER, fold, fold_with_spans
+from ipgsite.ipg.text import CJK_LETTER
+
+from .folding import fold, fold_with_spans
 from .stemming import WORD, stem
 
 # How much text to show, in characters: CJK text says more per character.

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from .folding import CJK_LETTER
+from ipgsite.ipg.text import CJK_LETTER
 
 WORD = re.compile(r"[^\W_]+")
 WORDS_ONLY = re.compile(r"[^\W_]+(?:[\s\-'’./]+[^\W_]+)*")  # words joined by spaces, hyphens, apostrophes

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from ipgsite.ipg.text import CJK_BMP, FULLWIDTH_FORMS, HAN_COMPATIBILITY
+from ipgsite.ipg.text import CJK
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 64
@@ -50,7 +50,7 @@ KNOWN_FONT_PATHS = [
 FACES = {"en": "Noto Sans CJK SC", "zh-hans": "Noto Sans CJK SC", "ja": "Noto Sans CJK JP"}
 INK, PAPER, BAND, BAND_INK, MUTED = "#1b1b1b", "#ffffff", "#1d3557", "#ffffff", "#5c6370"
 # A run of these is broken anywhere; other text only at spaces.
-WIDE = CJK_BMP + HAN_COMPATIBILITY + FULLWIDTH_FORMS
+WIDE = CJK  # a CJK character (letter, punctuation, full-width form): drawn wide, and breakable anywhere
 CJK_CHAR = f"[{WIDE}]"
 TOKENS = re.compile(rf"{CJK_CHAR}|[^\s{WIDE}]+\s*|\s+")
 

@@ -1,11 +1,8 @@
 """Translation memory: for a paragraph or note, the most similar source texts already translated into the target
 language, anywhere in the IPG, with their stored translations.
 
-Candidates come from the search app's text index (its rows hold every text, plain and folded, per language), asked
-through `ipgsite.search.similar`: FTS5's trigram table on SQLite (ranked by bm25 over trigrams of the text), pg_trgm's
-GIN index under LIKE on PostgreSQL (ranked by how many of the text's rarest words, or runs of CJK characters, they
-share), as the search backend finds them. Only those few candidates are compared in Python; `python_scan` compares
-every translated text instead, and is the baseline `bench/memory_bench.py` measures against.
+Candidates come from the search app's entries kept in memory, asked through `ipgsite.search.similar`: those sharing
+most of the text's rarest trigrams. Only those few candidates are compared in Python.
 """
 
 import difflib
@@ -17,7 +14,7 @@ from ipgsite.releases.diffing import diff_html, tokens
 from ipgsite.search import similar
 
 MAX_SUGGESTIONS = 3
-CANDIDATES = 24  # compared in Python, from the index's best
+CANDIDATES = 24  # compared in Python, those sharing most trigrams first
 MIN_SIMILARITY = 0.5
 
 
@@ -64,7 +61,7 @@ def similarity(a, b):
 
 
 def _best(folded, rows):
-    """The rows (`similar.Text`) most like the folded text, at most MAX_SUGGESTIONS, as (similarity, id, row)."""
+    """The rows (`similar.Found`) most like the folded text, at most MAX_SUGGESTIONS, as (similarity, id, row)."""
     scored = [(similarity(folded, row.folded), row.id, row) for row in rows]
     scored = [s for s in scored if s[0] >= MIN_SIMILARITY]
     scored.sort(key=lambda s: (-s[0], s[1]))
@@ -96,13 +93,4 @@ def suggest(obj, source_code, target_code):
     if entry is None or source_code == target_code:
         return []
     rows = similar.candidates(entry, target_code, limit=CANDIDATES, wanted=2 * MAX_SUGGESTIONS)
-    return _suggestions(_best(entry.folded, rows), entry.text, target_code)
-
-
-def python_scan(obj, source_code, target_code):
-    """The same suggestions from comparing every translated text in Python: the baseline, not for pages."""
-    entry = similar.entry_of(obj, source_code)
-    if entry is None or source_code == target_code:
-        return []
-    rows = similar.candidates(entry, target_code, limit=None, wanted=None, by_like=True)
     return _suggestions(_best(entry.folded, rows), entry.text, target_code)
