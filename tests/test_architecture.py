@@ -3,7 +3,7 @@
 The import-linter contract in pyproject.toml fixes the order of the layers: `make lint` (so CI) checks it, once, with
 `lint-imports`. These tests check what it does not see: apps that import each other, modules of an app that import
 each other in a circle (inside functions too), private names taken from another module or reached through it, the
-size of an app, and that a load of content/ sets off each after-write step once.
+size of an app and of a view module, and that a load of content/ sets off each after-write step once.
 """
 
 import ast
@@ -23,6 +23,7 @@ import steps
 ROOT = Path(settings.BASE_DIR)
 PACKAGE = ROOT / "ipgsite"
 MAX_APP_LINES = 2_500
+MAX_VIEW_MODULE_LINES = 300
 
 
 def modules():
@@ -162,6 +163,14 @@ def test_no_app_holds_more_than_its_share_of_python():
             lines[app] = lines.get(app, 0) + len(path.read_text(encoding="utf-8").splitlines())
     assert {app: n for app, n in lines.items() if n > MAX_APP_LINES} == {}
     assert len(lines) >= 15  # every app was counted
+
+
+def test_views_stay_thin():
+    """What a page does lives in the app's own modules (actions, queries); a view module only answers requests."""
+    views = [path for path, name in modules() if "views" in name.rpartition(".")[2] or ".views." in name]
+    sizes = {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines()) for path in views}
+    assert {path: n for path, n in sizes.items() if n > MAX_VIEW_MODULE_LINES} == {}
+    assert len(sizes) >= 15  # every view module was counted
 
 
 def test_a_load_of_content_sets_off_each_after_write_step_once(ipg):

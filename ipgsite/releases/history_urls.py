@@ -4,10 +4,10 @@ from django.urls import path
 
 from ipgsite.ipg import converters  # noqa: F401 (registers <section:…>)
 
-from . import views
+from . import history_views
 
 app_name = "history"
 
 urlpatterns = [
-    path("ipg/<section:number>/<slug:key>/history/", views.paragraph_history, name="paragraph"),
+    path("ipg/<section:number>/<slug:key>/history/", history_views.paragraph_history, name="paragraph"),
 ]

@@ -9,8 +9,8 @@ from ipgsite.ipg import languages
 from ipgsite.ipg.models import Section
 from ipgsite.releases import comparisons, history
 from ipgsite.releases.comparisons import BadComparison, releases_compared
+from ipgsite.releases.history_views import paragraph_or_redirect
 from ipgsite.releases.models import Release
-from ipgsite.releases.views import paragraph_or_redirect
 
 from .reading import JSON, translations_of
 
