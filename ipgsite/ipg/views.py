@@ -26,7 +26,10 @@ def outline(request):
     chapters = []
     for chapter in Chapter.objects.all():
         items = [s for s in sections if s.chapter_id == chapter.pk]
-        chapters.append((chapter, [(s, s.pk in with_text) for s in items]))
+        # The sections with text first; those without, still listed, folded under them.
+        chapters.append(
+            (chapter, [s for s in items if s.pk in with_text], [s for s in items if s.pk not in with_text])
+        )
     return render(request, "ipg/outline.html", {"chapters": chapters})
 
 
