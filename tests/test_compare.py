@@ -127,7 +127,8 @@ def compare_control(client, url):
     html = parse(client.get(url).content)
     button = html.find("button", class_="compare-button")
     choices = [
-        (a.text(), a.attrs["href"], a.attrs.get("aria-current")) for a in html.find("p", class_="compare-pairs").find_all("a")
+        (a.text(), a.attrs["href"], a.attrs.get("aria-current"))
+        for a in html.find("p", class_="compare-pairs").find_all("a")
     ]
     return button, choices
 

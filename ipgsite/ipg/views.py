@@ -27,9 +27,7 @@ def outline(request):
     for chapter in Chapter.objects.all():
         items = [s for s in sections if s.chapter_id == chapter.pk]
         # The sections with text first; those without, still listed, folded under them.
-        chapters.append(
-            (chapter, [s for s in items if s.pk in with_text], [s for s in items if s.pk not in with_text])
-        )
+        chapters.append((chapter, [s for s in items if s.pk in with_text], [s for s in items if s.pk not in with_text]))
     return render(request, "ipg/outline.html", {"chapters": chapters})
 
 
