@@ -180,7 +180,7 @@ def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg,
     page.wait_for_url("**/ja/ipg/2.3/?langs=ja,en")
     assert [page.locator("#example-c > .text").nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
     if viewport == PHONE:  # the button says what is compared
-        assert button.locator("span[lang]").all_inner_texts() == ["日本語", "English"]
+        assert button.locator("span[lang]").all_inner_texts() == ["English"]  # the page's own language has no span
         assert " ".join(button.inner_text().split()).endswith("日本語 + English")
     expect(page.locator(".compare-pairs a[aria-current='true']")).to_have_text("日本語 + English")
     page.goto(live_ipg.url + "/ja/ipg/2.4/")  # remembered
