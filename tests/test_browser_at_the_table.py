@@ -141,7 +141,7 @@ def assert_show_mode_opens_large_and_one_tap_closes_it(page, number, shown, play
     assert text_of(number, key, player) in body, "the translation shown in place comes along"
     assert dialog.locator(f"[lang='{languages.html_lang(player)}']").count() >= 1
     size = lambda locator: float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))  # noqa: E731
-    assert size(dialog.locator(".text").first) >= 1.4 * size(row.locator(".text").first)
+    assert size(dialog.locator(".show-player")) >= 1.4 * size(row.locator(".text").first)
     # Chromium supports the Screen Wake Lock API: the screen stays awake while the player reads.
     expect(dialog).to_have_attribute("data-wake-lock", "on")
     dialog.locator(".text").first.click()  # one tap anywhere
@@ -170,6 +170,49 @@ def test_at_the_table_the_text_comes_first_with_thumb_sized_controls_the_other_l
     assert_the_paragraph_control_shows_the_other_language_in_place(page, live_ipg.url, url, number, shown, player)
     assert_show_mode_opens_large_and_one_tap_closes_it(page, number, shown, player)
     assert_the_parts_are_reachable_from_the_bar(page)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_show_mode_puts_the_players_language_first_and_alone_if_asked_the_judges_text_a_tap_away(
+    live_ipg, new_page, viewport
+):
+    page = new_page(viewport)
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    page.click("#example-c button.show-paragraph")  # the translation was never shown in place: fetched for the player
+    dialog = page.locator("dialog.show-mode")
+    player = dialog.locator(".show-player")
+    expect(player).to_have_attribute("lang", "en")
+    expect(player).to_contain_text(text_of("2.3", "example-c", "en")[:40])
+    judge = dialog.locator("details.show-judge")
+    # The player's text first, large, at the top of the screen; the judge's after it, smaller.
+    order = dialog.evaluate(
+        "d => [...d.querySelectorAll('.show-player, .show-judge')].map((e) => e.classList.contains('show-player'))"
+    )
+    assert order == [True, False]
+    assert player.bounding_box()["y"] < viewport["height"] / 3
+    size = lambda locator: float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))  # noqa: E731
+    assert size(player) > size(judge.locator(".text"))
+    expect(judge.locator("summary")).to_have_text("このページの本文")
+    expect(judge.locator(".text[lang='ja']")).to_be_visible()
+    # The player's language alone: the judge's text folded, a tap away; the dialog stays open.
+    alone = dialog.locator("button.show-alone")
+    alone.click()
+    expect(alone).to_have_attribute("aria-pressed", "true")
+    expect(judge.locator(".text[lang='ja']")).to_be_hidden()
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    # Remembered on the device: the next paragraph shown opens alone too; one tap on the summary shows the judge's.
+    page.reload()
+    page.click("#definition-1 button.show-paragraph")
+    expect(dialog.locator(".show-player")).to_contain_text(text_of("2.3", "definition-1", "en")[:40])
+    expect(dialog.locator("button.show-alone")).to_have_attribute("aria-pressed", "true")
+    expect(judge.locator(".text[lang='ja']")).to_be_hidden()
+    judge.locator("summary").click()
+    expect(judge.locator(".text[lang='ja']")).to_be_visible()
+    expect(dialog).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    dialog.locator(".show-player").click()  # one tap on the text returns to the page
+    expect(dialog).to_have_count(0)
 
 
 @pytest.mark.parametrize("url,number,shown,player", PAGES)

@@ -150,3 +150,67 @@ def test_pages_read_without_javascript(live_ipg, new_page):
     page.wait_for_load_state()
     assert page.url.split("#")[0] == f"{live_ipg.url}/en/ipg/2.3/?langs=ja,en"
     assert page.locator("#example-c > .text").first.get_attribute("lang") == "ja"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg, new_page, viewport, javascript):
+    from playwright.sync_api import expect
+
+    page = new_page(viewport, java_script_enabled=javascript)
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")
+    button = page.locator(".compare-button")
+
+    def open_control():
+        if viewport == PHONE:
+            expect(button).to_be_visible()
+            button.click()
+        pairs = page.locator(".compare-pairs a")
+        expect(pairs.first).to_be_visible()
+        assert overflow(page) <= 0
+        return pairs
+
+    pairs = open_control()
+    assert pairs.all_inner_texts() == ["日本語", "日本語 + English", "日本語 + 简体中文"]
+    expect(pairs.first).to_have_attribute("aria-current", "true")
+    for i in range(3):
+        box = pairs.nth(i).bounding_box()
+        assert box["height"] >= (43.5 if viewport == PHONE else 30)
+    pairs.nth(1).click()
+    page.wait_for_url("**/ja/ipg/2.3/?langs=ja,en")
+    assert [page.locator("#example-c > .text").nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
+    if viewport == PHONE:  # the button says what is compared
+        assert button.locator("span[lang]").all_inner_texts() == ["English"]  # the page's own language has no span
+        assert " ".join(button.inner_text().split()).endswith("日本語 + English")
+    expect(page.locator(".compare-pairs a[aria-current='true']")).to_have_text("日本語 + English")
+    page.goto(live_ipg.url + "/ja/ipg/2.4/")  # remembered
+    page.wait_for_url("**/ja/ipg/2.4/?langs=ja,en")
+    pairs = open_control()
+    pairs.first.click()  # back to one language, no select blanked
+    page.wait_for_url("**/ja/ipg/2.4/?langs=ja")
+    assert page.locator("article.section.comparing").count() == 0
+    page.goto(live_ipg.url + "/ja/ipg/2.3/")  # forgotten: no redirect
+    assert page.url == live_ipg.url + "/ja/ipg/2.3/"
+    assert overflow(page) <= 0
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_the_outline_shows_the_sections_with_text_first_the_rest_folded(live_ipg, new_page, viewport, javascript):
+    from playwright.sync_api import expect
+
+    from ipgsite.ipg.models import Section
+
+    with_text = [s.number for s in Section.objects.in_reading_order() if s.paragraphs.exists()]
+    page = new_page(viewport, java_script_enabled=javascript)
+    page.goto(live_ipg.url + "/ja/")
+    for number in with_text:  # on the first screen
+        link = page.locator(f".outline a[href='/ja/ipg/{number}/']")
+        expect(link).to_be_in_viewport(ratio=1)
+    folded = page.locator("details.no-text-yet")
+    stubs = folded.locator("li.stub a")
+    assert stubs.count() == Section.objects.count() - len(with_text)  # still listed
+    assert not stubs.first.is_visible()
+    folded.first.locator("summary").click()
+    expect(stubs.first).to_be_visible()
+    assert overflow(page) <= 0

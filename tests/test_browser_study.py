@@ -51,15 +51,99 @@ def test_a_list_of_three_paragraphs_from_two_sections_opens_in_a_fresh_browser(l
     assert fresh.locator(".reading-list-bar").is_hidden()  # the fresh browser has no list of its own
 
 
+DESKTOP = {"width": 1280, "height": 800}
+LAYOUTS = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
+
+
+def in_view(page, selector):
+    """Whether the element is wholly on screen, above the bar at the bottom of a phone's screen."""
+    return page.evaluate(
+        """(selector) => {
+          const box = document.querySelector(selector).getBoundingClientRect();
+          const bar = document.querySelector('.section-tools');
+          const fixed = bar && getComputedStyle(bar).position === 'fixed';
+          const bottom = innerHeight - (fixed ? bar.getBoundingClientRect().height : 0);
+          return box.top >= 0 && box.bottom <= bottom;
+        }""",
+        selector,
+    )
+
+
+def assert_the_title_is_in_view(page):
+    """The section's title, or the bar that keeps it above the paragraph once the header has scrolled away."""
+    if in_view(page, "#section-title"):
+        return
+    bar = page.locator(".shared-title > p")
+    assert bar.is_visible() and in_view(page, ".shared-title > p")
+    assert bar.inner_text().startswith("2.3 ")
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
 @pytest.mark.parametrize("langs", ["", "?langs=en,zh-hans,ja"])
-def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page, langs):
-    page = new_page(PHONE)
+def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page, langs, viewport):
+    page = new_page(viewport)
     page.goto(live_ipg.url + "/ja/ipg/2.3/example-d/" + langs)
     row = page.locator("#example-d.shared-paragraph")
     assert row.is_visible()
     assert row.locator(".text").count() == (3 if langs else 1)  # stacked on a phone when compared
     top = page.evaluate("document.getElementById('example-d').getBoundingClientRect().top")
-    assert 0 <= top < PHONE["height"] / 2
+    assert 0 <= top < viewport["height"] / 2
+    assert_the_title_is_in_view(page)
+    assert overflow(page) <= 0
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_the_shared_paragraph_page_is_a_table_page_opening_with_the_title_in_view(live_ipg, new_page, viewport):
+    from playwright.sync_api import expect
+
+    page = new_page(viewport)
+    page.goto(live_ipg.url + "/ja/ipg/2.3/example-c/")
+    row = page.locator("#example-c.shared-paragraph")
+    assert in_view(page, "#example-c")
+    assert_the_title_is_in_view(page)
+    # The highlight has room inside: the text does not touch its edges.
+    inset = row.evaluate(
+        """(row) => {
+          const r = row.getBoundingClientRect(), t = row.querySelector('.text').getBoundingClientRect();
+          return [t.left - r.left, r.right - t.right, t.top - r.top];
+        }"""
+    )
+    assert min(inset) >= 8, inset
+    # The section page's tools: the player's language in place, Show, ☆.
+    row.locator("a.in-other-language").click()
+    expect(row.locator(":scope > .in-place")).to_have_attribute("lang", "en")
+    assert page.url == live_ipg.url + "/ja/ipg/2.3/example-c/"
+    expect(row.locator("button.pin-paragraph")).to_have_attribute("aria-pressed", "false")
+    row.locator("button.show-paragraph").click()
+    expect(page.locator("dialog.show-mode .show-player")).to_have_attribute("lang", "en")
+    page.keyboard.press("Escape")
+    # The bar (on a phone at the bottom of the screen) and the compare choice, as on the section page.
+    tools = page.locator(".section-tools")
+    expect(tools.locator(".reading-settings summary")).to_be_visible()
+    if viewport == PHONE:
+        assert tools.evaluate("e => getComputedStyle(e).position") == "fixed"
+        expect(tools).to_be_in_viewport()
+        page.click(".compare-button")
+    expect(page.locator(".compare-pairs a").nth(1)).to_be_visible()
+    page.locator(".compare-pairs a").nth(1).click()  # 日本語 + English
+    page.wait_for_url("**/ja/ipg/2.3/example-c/?langs=ja,en")
+    assert [row.locator(".text").nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
+    assert_the_title_is_in_view(page)
+    assert overflow(page) <= 0
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_without_javascript_the_shared_page_opens_at_its_title_with_the_section_pages_tools(
+    live_ipg, new_page, viewport
+):
+    page = new_page(viewport, java_script_enabled=False)
+    page.goto(live_ipg.url + "/ja/ipg/2.3/example-c/")
+    assert in_view(page, "#section-title")
+    assert page.locator(".shared-title").is_hidden()
+    page.click("#example-c a.in-other-language")
+    page.wait_for_url("**/ja/ipg/2.3/example-c/?langs=ja,en#example-c")
+    texts = page.locator("#example-c > .text")
+    assert [texts.nth(i).get_attribute("lang") for i in range(2)] == ["ja", "en"]
     assert overflow(page) <= 0
 
 

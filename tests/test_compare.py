@@ -121,3 +121,49 @@ def test_a_parameter_the_page_does_not_read_is_left_out_of_normalization(client,
     holds (a shared link's utm_source stays in the reader's address bar only until this redirect)."""
     response = client.get("/en/ipg/2.3/?utm_source=chat&langs=EN,JA&release=2024-09-23")
     assert response["Location"] == "/en/ipg/2.3/?langs=en,ja&release=2024-09-23"
+
+
+def compare_control(client, url):
+    html = parse(client.get(url).content)
+    button = html.find("button", class_="compare-button")
+    choices = [
+        (a.text(), a.attrs["href"], a.attrs.get("aria-current"))
+        for a in html.find("p", class_="compare-pairs").find_all("a")
+    ]
+    return button, choices
+
+
+def test_one_tap_choices_name_the_pairs_and_the_current_choice(client, ipg):
+    button, choices = compare_control(client, "/ja/ipg/2.3/")
+    assert choices == [
+        ("日本語", "?langs=ja&langs=", "true"),
+        ("日本語 + English", "?langs=ja&langs=en", None),
+        ("日本語 + 简体中文", "?langs=ja&langs=zh-hans", None),
+    ]
+    assert button.text() == "⇄ 並べて表示"
+    button, choices = compare_control(client, "/ja/ipg/2.3/?langs=ja,en")
+    assert [current for _, _, current in choices] == [None, "true", None]
+    # The button says what is compared, each other language's name in its own `lang`.
+    assert button.text(skip=["visually-hidden"]) == "⇄ 日本語 + English"
+    assert [s.attrs["lang"] for s in button.find_all("span") if "lang" in s.attrs] == ["en"]  # ja: the page's own
+    # Another choice (three languages, or another order) is the selects': no pair is current.
+    _, choices = compare_control(client, "/ja/ipg/2.3/?langs=en,ja")
+    assert [current for _, _, current in choices] == [None, None, None]
+    # An earlier release's page keeps its release in every choice.
+    html = parse(client.get("/en/ipg/2.3/?release=2024-09-23").content)
+    assert all("release=2024-09-23" in a.attrs["href"] for a in html.find("p", class_="compare-pairs").find_all("a"))
+
+
+def test_one_tap_remembers_a_pair_and_the_one_language_choice_forgets_it(client, ipg):
+    response = client.get("/ja/ipg/2.3/?langs=ja&langs=en")
+    assert response.status_code == 302 and response["Location"] == "/ja/ipg/2.3/?langs=ja,en"
+    assert response.cookies["ipg_langs"].value == "ja,en"
+    assert client.get("/ja/ipg/2.4/")["Location"] == "/ja/ipg/2.4/?langs=ja,en"
+    # Back to one language in one tap, no select blanked: later sections are no longer redirected.
+    response = client.get("/ja/ipg/2.4/?langs=ja&langs=")
+    assert response.status_code == 302 and response["Location"] == "/ja/ipg/2.4/?langs=ja"
+    assert response.cookies["ipg_langs"].value == ""
+    assert client.get("/ja/ipg/2.5/").status_code == 200
+    # On a shared paragraph's page, a tap shows what it names and remembers nothing.
+    response = client.get("/ja/ipg/2.3/example-c/?langs=ja&langs=en")
+    assert response["Location"] == "/ja/ipg/2.3/example-c/?langs=ja,en" and "ipg_langs" not in response.cookies

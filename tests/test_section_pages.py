@@ -37,6 +37,25 @@ def test_outline_shows_every_section_with_its_penalty_and_marks_stubs(client, ip
     assert html.count("no text yet") == 27
 
 
+def test_the_outline_lists_the_sections_with_text_first_the_rest_folded_per_chapter(client, ipg):
+    html = parse(page(client, "/ja/"))
+    chapters = html.find_all("section", class_="chapter")
+    with_text, folded = [], []
+    for chapter in chapters:
+        for child in chapter.children:
+            if getattr(child, "tag", None) == "ol":
+                with_text += [a.attrs["href"] for a in child.find_all("a")]
+            elif getattr(child, "tag", None) == "details":
+                assert "open" not in child.attrs  # folded, a <details>: opens without JavaScript
+                links = child.find_all("a")
+                assert child.find("summary").text() == f"{len(links)}件の節（本文なし）"
+                folded += [a.attrs["href"] for a in links]
+    assert with_text == ["/ja/ipg/2.1/", "/ja/ipg/2.3/", "/ja/ipg/2.4/"]
+    assert len(folded) == 27 and "/ja/ipg/2.2/" in folded and "/ja/ipg/1.1/" in folded  # still listed
+    # Chapter 1 has no text yet: its heading, then its folded sections.
+    assert chapters[0].find("ol", class_="outline").parent.tag == "details"
+
+
 @pytest.mark.parametrize("code,lang", [("en", "en"), ("zh-hans", "zh-Hans"), ("ja", "ja")])
 def test_hidden_card_error_reads_in_each_language(client, ipg, code, lang):
     html = page(client, f"/{code}/ipg/2.3/")

@@ -117,6 +117,17 @@ def test_the_page_opens_the_section_at_the_paragraph_highlighted(client, ipg):
     assert highlighted[0].attrs["aria-current"] == "true"
     assert html.by_id("definition-1") is not None  # the whole section is there
     assert html.find("a", href="/ja/ipg/2.3/") is not None  # and a link to the plain section page
+    # A table page, as the section's: each paragraph's control for the player's language (a link to the compare
+    # view at that paragraph without JavaScript), the bar's parts and reading settings, the compare choice.
+    assert html.find("a", class_="in-other-language").attrs["href"] == "?langs=ja,en#definition-1"
+    assert html.by_id("example-c").find("a", class_="in-other-language").attrs["href"] == "?langs=ja,en#example-c"
+    tools = html.find("div", class_="section-tools")
+    assert tools.find("button", class_="parts-button") and tools.find("details", class_="reading-settings")
+    assert html.find("form", class_="compare").attrs["action"] == "/ja/ipg/2.3/example-c/"
+    assert html.find("p", class_="compare-pairs") is not None
+    # The highlighted paragraph's notes are open; the section's title is ready to stay in view above it.
+    assert "open" in html.by_id("example-c").next_siblings()[0].attrs
+    assert "2.3" in html.find(class_="shared-title").text()
 
 
 def columns_by_row(html):

@@ -26,7 +26,8 @@ def outline(request):
     chapters = []
     for chapter in Chapter.objects.all():
         items = [s for s in sections if s.chapter_id == chapter.pk]
-        chapters.append((chapter, [(s, s.pk in with_text) for s in items]))
+        # The sections with text first; those without, still listed, folded under them.
+        chapters.append((chapter, [s for s in items if s.pk in with_text], [s for s in items if s.pk not in with_text]))
     return render(request, "ipg/outline.html", {"chapters": chapters})
 
 
@@ -39,16 +40,20 @@ def section(request, number):
         section = version.section
     else:
         section = get_object_or_404(Section.objects.select_related("chapter"), number=number)
-    page_lang = get_language()
-
     chosen, redirect = compare.chosen(request)
     if redirect:
         folded = compare.parse(",".join(request.GET.getlist("langs")))
         if folded:  # the compare form's fields, folded into the URL: the reader chose these languages
             compare.remember(redirect, folded)
         return redirect
-    codes = chosen or [page_lang]
+    return render(request, "ipg/section.html", section_context(request, number, section, version, chosen))
 
+
+def section_context(request, number, section, version, chosen):
+    """What a section page shows: `section` (as `version` froze it, if given) in the languages `chosen` (already
+    normalized; [] for the page's language alone). The shared paragraph's page (ipgsite/study) is this page too."""
+    page_lang = get_language()
+    codes = chosen or [page_lang]
     comparing = len(codes) > 1
     parts = read_section(section, codes, fallback=not comparing, paragraphs=version.paragraphs if version else None)
     has = languages_of(parts)
@@ -106,7 +111,7 @@ def section(request, number):
         "reading_page": {},
         **layers.section_context(section, version),
     }
-    return render(request, "ipg/section.html", context)
+    return context
 
 
 def _section_url(section, code):

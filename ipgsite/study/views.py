@@ -11,7 +11,8 @@ from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages, versions
 from ipgsite.ipg.models import Chapter, Paragraph, Part, Section, paragraph_at
-from ipgsite.ipg.reading import read_section, shown_text
+from ipgsite.ipg.reading import shown_text
+from ipgsite.ipg.views import section_context
 
 from . import cards, citing, lists, pictures, previews
 from . import quiz as quizzes
@@ -73,8 +74,9 @@ def paragraph(request, number, key):
         return redirect
     code = get_language()
     codes = chosen or [code]
-    comparing = len(codes) > 1
-    parts = read_section(section, codes, fallback=not comparing, paragraphs=version.paragraphs if version else None)
+    # The section's own page, with this paragraph highlighted: the same tools, bar and compare choice.
+    context = section_context(request, number, section, version, chosen)
+    parts = context["parts"]
     row = next(row for part in parts for row in part.rows if row.paragraph.key == paragraph.key)
     if version:
         title = version.title.get(code) or ""
@@ -95,15 +97,12 @@ def paragraph(request, number, key):
     cited = version.name if version else citing.release_quoted(section, paragraph, code)
     place = citing.place_of([r.paragraph for part in parts for r in part.rows], paragraph.key)
     permanent = citing.permanent_url(request, section.number, paragraph.key, code, cited)
-    context = {
-        "section": section,
+    context |= {
         "paragraph": paragraph,
-        "version": version,
+        "highlight": paragraph.key,
         "row": row,
-        "parts": parts,
         "title": title or (version.title.get("en") if version else section.title_en),
         "title_lang": languages.html_lang(code if title else "en"),
-        "penalty": version.penalty if version else section.penalty,
         "paragraph_name": _paragraph_name(row),
         "description": description,
         "description_lang": languages.html_lang(code),
@@ -113,11 +112,9 @@ def paragraph(request, number, key):
             if chosen or version
             else ""
         ),
-        "current_url": share_path + (f"?langs={compare.serialize(codes)}" if chosen else ""),
+        "paragraph_current_url": share_path + (f"?langs={compare.serialize(codes)}" if chosen else ""),
         "history_url": reverse("history:paragraph", kwargs={"number": section.number, "key": paragraph.key})
         + (f"?langs={compare.serialize(codes)}" if chosen else ""),
-        "comparing": comparing,
-        "columns": [(c, languages.html_lang(c), languages.name(c)) for c in codes],
         "canonical_url": request.build_absolute_uri(
             f"{_section_url(section, code)}{_at_home(version, section)}#{paragraph.key}"
         ),
@@ -126,13 +123,11 @@ def paragraph(request, number, key):
         "alternates": [
             (other, request.build_absolute_uri(_share_url(section, paragraph.key, other))) for other in languages.CODES
         ],
-        "og_locale": languages.OPEN_GRAPH_LOCALES[code],
         "citation": citing.citation(section.number, place, cited),
         "permanent_url": permanent,
         "oembed_url": request.build_absolute_uri(reverse("embedding:oembed"))
         + "?"
         + urlencode({"url": permanent, "format": "json"}),
-        "reading_page": {},  # what the text layers read once per page (ipgsite.ipg.layers)
     }
     return render(request, "study/paragraph.html", context)
 

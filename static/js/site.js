@@ -12,7 +12,7 @@
   var pageLang = root.getAttribute("lang") || "en";
   var wide = window.matchMedia("(min-width: 50rem)");
   var NOTES = "ipg-notes", LIST = "ipg-reading-list", PINS = "ipg-pins", RECENT = "ipg-recent";
-  var PLAYER = "ipg-player-language", SIZE = "ipg-text-size";
+  var PLAYER = "ipg-player-language", SIZE = "ipg-text-size", ALONE = "ipg-show-alone";
   var SAVED_PAGES = "ipg-pages";  // the service worker's cache (ipgsite/offline/templates/offline/sw.js)
   var SIZES = [-1, 0, 1, 2, 3];  // html.text-size-N in static/css/site.css
   var MAX_LIST = 50;
@@ -71,6 +71,8 @@
     var button = $(".toggle-notes");
     var remembered = getItem(NOTES);
     setNotes(remembered ? remembered === "shown" : wide.matches, button);
+    var shared = $(".shared-paragraph + details.notes");
+    if (shared) shared.open = true;  // the shared paragraph's notes stay open
     if (!button) return;
     button.hidden = false;
     button.addEventListener("click", function () {
@@ -243,10 +245,23 @@
     });
   }
 
-  // A shared paragraph's page opens at that paragraph.
+  // A shared paragraph's page opens with the section's title in view: as it is, when the paragraph fits on the first
+  // screen; else at the paragraph, the title kept above it in a thin bar.
   function showShared() {
     var shared = $(".shared-paragraph");
-    if (shared && !location.hash) shared.scrollIntoView({ block: "start" });
+    var heading = document.getElementById("section-title");
+    if (!shared || !heading) return;
+    var bar = $(".shared-title");
+    if (bar && "IntersectionObserver" in window) {
+      bar.hidden = false;
+      new IntersectionObserver(function (entries) {
+        bar.classList.toggle("is-stuck", !entries[0].isIntersecting);
+      }).observe(heading);
+    }
+    if (location.hash) return;
+    var tools = $(".section-tools");
+    var bottom = window.innerHeight - (tools && getComputedStyle(tools).position === "fixed" ? tools.offsetHeight : 0);
+    if (shared.getBoundingClientRect().bottom > bottom) shared.scrollIntoView({ block: "start" });
   }
 
   // A reading list, once opened, is kept with the saved sections (the service worker serves it offline).
@@ -299,13 +314,15 @@
   function sectionOfPage() {
     var h1 = document.getElementById("section-title");
     if (!h1) return null;
+    // A shared paragraph's page is its section's page: what is kept links to the section.
+    var canonical = $("article.shared") && $("link[rel='canonical']");
     var number = $(".number", h1);
     var title = $("[lang]", h1);
     return {
       number: number ? number.textContent.trim() : "",
       title: title ? title.textContent.trim() : "",
       titleLang: title ? title.getAttribute("lang") : pageLang,
-      path: location.pathname,
+      path: canonical ? new URL(canonical.href).pathname : location.pathname,
     };
   }
 
@@ -478,7 +495,18 @@
     }, function () { dialog.setAttribute("data-wake-lock", "refused"); });
   }
 
-  function openShowMode(section, row, strings, opener) {
+  function clean(text) {
+    var clone = text.cloneNode(true);
+    $$("[id]", clone).forEach(function (n) { n.removeAttribute("id"); });
+    $$("a", clone).forEach(function (a) {
+      ["href", "aria-controls", "aria-expanded"].forEach(function (name) { a.removeAttribute(name); });
+    });
+    return clone;
+  }
+
+  // The player's language first, large; the page's text under it, folded when the reader wants the player's alone.
+  // `player`: {code, name, called}, or null when the page shows every language already.
+  function openShowMode(section, row, strings, opener, player) {
     var dialog = el("dialog", "show-mode");
     dialog.setAttribute("lang", pageLang);
     dialog.setAttribute("aria-label", section.number + " " + row.id);
@@ -490,16 +518,40 @@
     title.setAttribute("lang", section.titleLang);
     where.appendChild(title);
     dialog.appendChild(where);
-    $$(":scope > .text, :scope > .in-place", row).forEach(function (text) {
-      var clone = text.cloneNode(true);
-      $$("[id]", clone).forEach(function (n) { n.removeAttribute("id"); });
-      $$("a", clone).forEach(function (a) {
-        ["href", "aria-controls", "aria-expanded"].forEach(function (name) { a.removeAttribute(name); });
+    var texts = $$(":scope > .text", row);
+    if (player) {
+      var shown = $(":scope > .in-place[data-code='" + player.code + "']:not([aria-busy])", row);
+      var box = shown ? clean(shown) : el("div", "in-place");
+      box.classList.add("show-player");
+      dialog.appendChild(box);
+      if (!shown) {
+        box.textContent = strings.loading;
+        sectionIn(player.code).then(function (doc) { fill(box, doc, row.id, player.code, strings, player.name, player.called); },
+          function () { box.textContent = strings.failed; });
+      }
+      var alone = load(ALONE, false) === true;
+      var judge = el("details", "show-judge");
+      judge.open = !alone;
+      judge.appendChild(el("summary", "", strings.judge));
+      texts.forEach(function (text) { judge.appendChild(clean(text)); });
+      var only = el("button", "show-alone", strings.alone);
+      only.type = "button";
+      only.setAttribute("aria-pressed", alone ? "true" : "false");
+      only.addEventListener("click", function () {
+        alone = !alone;
+        store(ALONE, alone);
+        only.setAttribute("aria-pressed", alone ? "true" : "false");
+        judge.open = !alone;
       });
-      dialog.appendChild(clone);
-    });
+      close.after(only);
+      dialog.appendChild(judge);
+    } else {
+      $$(":scope > .text, :scope > .in-place", row).forEach(function (text) { dialog.appendChild(clean(text)); });
+    }
     // One tap anywhere returns to the page.
-    dialog.addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("click", function (event) {
+      if (!closest(event, ".show-alone, .show-judge > summary")) dialog.close();
+    });
     dialog.addEventListener("close", function () {
       if (wakeLock) { wakeLock.release(); wakeLock = null; }
       dialog.remove();
@@ -526,7 +578,7 @@
     settings.hidden = false;
     initTextSize(settings);
     var strings = {};
-    ["show", "show-label", "close", "pin", "missing", "failed", "loading"].forEach(function (name) {
+    ["show", "show-label", "close", "pin", "missing", "failed", "loading", "judge", "alone"].forEach(function (name) {
       strings[name.replace("-l", "L")] = settings.getAttribute("data-" + name);
     });
     remember(RECENT, { number: section.number, title: section.title, titleLang: section.titleLang, path: section.path }, 12);
@@ -574,7 +626,7 @@
       show.setAttribute("aria-haspopup", "dialog");
       show.addEventListener("click", function () {
         remember(RECENT, paragraphItem(section, row), 12);
-        openShowMode(section, row, strings, show);
+        openShowMode(section, row, strings, show, select ? { code: player, name: playerName(), called: playerCalled() } : null);
       });
       var pin = el("button", "pin-paragraph");
       pin.type = "button";

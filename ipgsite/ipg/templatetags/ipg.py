@@ -1,4 +1,5 @@
 import re
+from urllib.parse import urlencode
 
 from django import template
 from django.urls import reverse
@@ -164,3 +165,21 @@ def layered(context, text, only=""):
 def after_section(context):
     """What other apps show after a section's texts (settings READING_LAYERS["after_section"])."""
     return layers.after_section(context, reading_page(context))
+
+
+@register.simple_tag(takes_context=True)
+def compare_choices(context):
+    """The compare control's one-tap choices: the page's language alone, then with each other language. Each is the
+    form's own query, prefilled (`?langs=ja&langs=en`), so that the page remembers it (or forgets a comparison) as
+    when the form is sent: `choices`, (codes, href, current) each, and the languages `chosen`."""
+    page = get_language()
+    chosen = [code for code in context.get("slots", []) if code] or [page]
+    keep = list(context.get("keep") or [])
+    choices = [([page], [page, ""])] + [([page, other], [page, other]) for other in languages.CODES if other != page]
+    return {
+        "chosen": chosen,
+        "choices": [
+            (codes, "?" + urlencode(keep + [("langs", value) for value in query]), codes == chosen)
+            for codes, query in choices
+        ],
+    }
