@@ -223,7 +223,7 @@
       } else if (closest(event, ".reading-list-copy")) {
         var url = new URL(listHref(bar, readList()), location.href).href;
         var count = $(".reading-list-count", bar);
-        copy(url, true).then(function () { count.textContent = bar.dataset.copiedLabel + ": " + url; },
+        copy(url, true).then(function () { count.textContent = bar.dataset.copiedLabel; },
           function () { count.textContent = url; });
       }
     });
@@ -240,6 +240,18 @@
       var text = button.dataset.citation;
       copy(text, true).then(function () { status.textContent = button.dataset.copiedLabel + ": " + text; },
         function () { status.textContent = text; });
+    });
+  }
+
+  // A reading list's page: its link copied by a button, said done without showing the long address.
+  function initListLink() {
+    var button = $(".copy-list-link");
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var status = $(".copy-status", button.parentNode);
+      copy(button.dataset.url, true).then(function () { status.textContent = button.dataset.copiedLabel; },
+        function () { status.textContent = button.dataset.url; });
     });
   }
 
@@ -322,7 +334,7 @@
     var words = excerpt(row);
     return {
       number: section.number, title: section.title, titleLang: section.titleLang, path: section.path,
-      key: row.id, text: words.text, lang: words.lang,
+      key: row.id, name: row.getAttribute("data-name") || "", nameLang: pageLang, text: words.text, lang: words.lang,
     };
   }
 
@@ -361,8 +373,9 @@
         var link = el("a", "device-link");
         link.href = item.path + (item.key ? "#" + encodeURIComponent(item.key) : "");
         link.appendChild(el("span", "number", item.number));
-        var title = el("span", "device-title", item.key ? item.key : item.title);
-        if (!item.key) title.setAttribute("lang", item.titleLang || pageLang);
+        // A paragraph by its name ("Example C", in the language of the page it was kept from), never its key.
+        var title = el("span", "device-title", item.key ? item.name || "¶" : item.title);
+        title.setAttribute("lang", (item.key ? item.nameLang : item.titleLang) || pageLang);
         link.appendChild(title);
         li.appendChild(link);
         if (item.text) {
@@ -373,7 +386,7 @@
         if (entry[2]) {
           var unpin = el("button", "unpin", "★");
           unpin.type = "button";
-          unpin.setAttribute("aria-label", unpinLabel + ": " + item.number + " " + item.key);
+          unpin.setAttribute("aria-label", unpinLabel + ": " + item.number + " " + (item.name || ""));
           unpin.addEventListener("click", function () {
             store(PINS, load(PINS, []).filter(function (p) { return !sameParagraph(p, item); }));
             renderDeviceLists();
@@ -624,6 +637,7 @@
     // The ¶ menu's listener before the link's: the menu is placed, then the paragraph scrolled to.
     initMenus();
     initCite();
+    initListLink();
     showShared();
     keepListOffline();
     initNotes();
