@@ -103,6 +103,12 @@ def note_source(source):
     return shown
 
 
+@register.filter
+def listed(names):
+    """Names joined as the page's language lists them ("English, 日本語"; "English、日本語")."""
+    return gettext(", ").join(str(name) for name in names)
+
+
 @register.simple_tag
 def paragraph_name(section, key):
     """`{% paragraph_name section key %}`: "Example C", "Definition, paragraph 2", as the section page labels it; a
