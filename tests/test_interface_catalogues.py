@@ -72,7 +72,9 @@ def test_the_catalogues_in_the_repository_are_complete():
     assert untranslated(ROOT) == {locale: set() for locale in LOCALES}
 
 
-PLACEHOLDER = re.compile(r"%\([a-z_]+\)[-0-9.]*[sdf]|%[sd]|\{\{[^}]*\}\}|\{[a-z_]*\}|<code>.*?</code>|<[^>]*>|https?://\S+")
+PLACEHOLDER = re.compile(
+    r"%\([a-z_]+\)[-0-9.]*[sdf]|%[sd]|\{\{[^}]*\}\}|\{[a-z_]*\}|<code>.*?</code>|<[^>]*>|https?://\S+"
+)
 ASCII_PUNCTUATION = re.compile(r"(?<![A-Za-z0-9])[,:;!?()]|[,:;!?()](?![A-Za-z0-9])")
 
 
@@ -86,7 +88,7 @@ def test_the_punctuation_check_tells_ascii_from_full_width():
     assert ascii_punctuation("あるのはEnglish, 简体中文です") == [","]
     assert ascii_punctuation("注释(%(counter)s)") == ["(", ")"]
     assert ascii_punctuation("違反ファインダー：一致する質問（%(counter)s）") == []
-    assert ascii_punctuation("段落は 2.3:example-c のように指定します。<a href=\"/ja/\">%(name)s</a>") == []
+    assert ascii_punctuation('段落は 2.3:example-c のように指定します。<a href="/ja/">%(name)s</a>') == []
 
 
 def test_chinese_and_japanese_strings_punctuate_in_full_width():
