@@ -150,3 +150,19 @@ def test_pages_read_without_javascript(live_ipg, new_page):
     page.wait_for_load_state()
     assert page.url.split("#")[0] == f"{live_ipg.url}/en/ipg/2.3/?langs=ja,en"
     assert page.locator("#example-c > .text").first.get_attribute("lang") == "ja"
+
+
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_japanese_breaks_between_phrases_and_paragraphs_wrap_pretty(live_ipg, new_page, viewport):
+    """Japanese has no spaces: where Chromium can tell its phrases apart (word-break: auto-phrase), a line never
+    breaks inside one; English and Chinese keep their usual breaks. No paragraph ends on a lone word (text-wrap)."""
+    page = new_page(viewport)
+    page.goto(live_ipg.url + THREE)
+    style = """([selector, property]) => getComputedStyle(document.querySelector(selector)).getPropertyValue(property)"""
+    assert page.evaluate("CSS.supports('word-break', 'auto-phrase')")
+    assert page.evaluate(style, ["#example-c .text[lang=ja] p", "word-break"]) == "auto-phrase"
+    assert page.evaluate(style, ["#example-c .text[lang=en] p", "word-break"]) == "normal"
+    assert page.evaluate(style, ["#example-c .text[lang=zh-Hans] p", "word-break"]) == "normal"
+    for lang in ("ja", "en", "zh-Hans"):
+        assert page.evaluate(style, [f"#example-c .text[lang={lang}] p", "text-wrap-style"]) == "pretty"
+    assert overflow(page) <= 0
