@@ -158,7 +158,9 @@ def test_japanese_breaks_between_phrases_and_paragraphs_wrap_pretty(live_ipg, ne
     breaks inside one; English and Chinese keep their usual breaks. No paragraph ends on a lone word (text-wrap)."""
     page = new_page(viewport)
     page.goto(live_ipg.url + THREE)
-    style = """([selector, property]) => getComputedStyle(document.querySelector(selector)).getPropertyValue(property)"""
+    style = (
+        """([selector, property]) => getComputedStyle(document.querySelector(selector)).getPropertyValue(property)"""
+    )
     assert page.evaluate("CSS.supports('word-break', 'auto-phrase')")
     assert page.evaluate(style, ["#example-c .text[lang=ja] p", "word-break"]) == "auto-phrase"
     assert page.evaluate(style, ["#example-c .text[lang=en] p", "word-break"]) == "normal"
