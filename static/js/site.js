@@ -375,7 +375,8 @@
         link.appendChild(el("span", "number", item.number));
         // A paragraph by its name ("Example C", in the language of the page it was kept from), never its key.
         var title = el("span", "device-title", item.key ? item.name || "¶" : item.title);
-        title.setAttribute("lang", (item.key ? item.nameLang : item.titleLang) || pageLang);
+        if (!item.key) title.setAttribute("lang", item.titleLang || pageLang);
+        else if (item.nameLang && item.nameLang !== pageLang) title.setAttribute("lang", item.nameLang);
         link.appendChild(title);
         li.appendChild(link);
         if (item.text) {
