@@ -230,28 +230,16 @@
     showBar();
   }
 
-  // A paragraph's citation, copied with its permanent link; without JavaScript it stays readable text.
-  function initCite() {
-    var button = $(".copy-citation");
-    if (!button) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var status = $(".cite-status", button.parentNode);
-      var text = button.dataset.citation;
-      copy(text, true).then(function () { status.textContent = button.dataset.copiedLabel + ": " + text; },
-        function () { status.textContent = text; });
-    });
-  }
-
-  // A reading list's page: its link copied by a button, said done without showing the long address.
-  function initListLink() {
-    var button = $(".copy-list-link");
-    if (!button) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var status = $(".copy-status", button.parentNode);
-      copy(button.dataset.url, true).then(function () { status.textContent = button.dataset.copiedLabel; },
-        function () { status.textContent = button.dataset.url; });
+  // A citation, or a reading list's link, copied by its button; without JavaScript it stays readable.
+  function initCopy() {
+    $$(".copy-citation, .copy-list-link").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var status = $("[role=status]", button.parentNode);
+        var text = button.dataset.citation || button.dataset.url;
+        copy(text, true).then(function () { status.textContent = button.dataset.copiedLabel; },
+          function () { status.textContent = text; });
+      });
     });
   }
 
@@ -334,7 +322,7 @@
     var words = excerpt(row);
     return {
       number: section.number, title: section.title, titleLang: section.titleLang, path: section.path,
-      key: row.id, name: row.getAttribute("data-name") || "", nameLang: pageLang, text: words.text, lang: words.lang,
+      key: row.id, name: ($(":scope > .permalink", row) || row).getAttribute("aria-label") || "", nameLang: pageLang, text: words.text, lang: words.lang,
     };
   }
 
@@ -373,7 +361,7 @@
         var link = el("a", "device-link");
         link.href = item.path + (item.key ? "#" + encodeURIComponent(item.key) : "");
         link.appendChild(el("span", "number", item.number));
-        // A paragraph by its name ("Example C", in the language of the page it was kept from), never its key.
+        // A paragraph by its name (its ¶'s label, "Example C"), never its key.
         var title = el("span", "device-title", item.key ? item.name || "¶" : item.title);
         if (!item.key) title.setAttribute("lang", item.titleLang || pageLang);
         else if (item.nameLang && item.nameLang !== pageLang) title.setAttribute("lang", item.nameLang);
@@ -637,8 +625,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     // The ¶ menu's listener before the link's: the menu is placed, then the paragraph scrolled to.
     initMenus();
-    initCite();
-    initListLink();
+    initCopy();
     showShared();
     keepListOffline();
     initNotes();
