@@ -82,7 +82,7 @@ def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/ja/ipg/2.3/")
     summary = page.locator("#definition-1 + details.notes > summary")
-    assert summary.inner_text() == "注釈(3)"
+    assert summary.inner_text() == "注釈（3）"
     assert not page.locator("#definition-1 + details.notes aside.note").first.is_visible()
     summary.click()
     assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
