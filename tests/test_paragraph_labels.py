@@ -27,3 +27,34 @@ def test_no_page_shows_a_paragraph_key(client, ipg, page):
     text = URL.sub(" ", visible_text(parse(response.content)))
     shown = sorted({m.group(0) for m in RAW_KEY.finditer(text)})
     assert not shown, f"{page.url} shows the keys {shown}"
+
+
+def texts(client, url, class_):
+    """The texts of the elements of a class, without the spaces the parser puts beside the tags of its links."""
+    found = [n.text() for n in parse(client.get(url).content).find_all(class_=class_)]
+    return [re.sub(r"\s+([;)])", r"\1", re.sub(r"\(\s+", "(", t)) for t in found]
+
+
+def test_each_place_names_a_paragraph_in_the_pages_language(client, ipg):
+    # Search results: "例D", "理念 第4段落", "格上げ" (a part of one paragraph), in Japanese.
+    where = texts(client, "/ja/search/?q=%E6%89%8B%E6%9C%AD", "result-where")
+    assert any(w.startswith("例D ") for w in where) and any(w.startswith("理念 第4段落 ") for w in where)
+    assert any(w.startswith("格上げ ") for w in where)
+    # The finder's citations: the section's number, then the paragraph's name; a list of them split by "; " in
+    # English, where a name may hold a comma.
+    assert "2.4 Definition, paragraph 1" in texts(client, "/en/finder/", "finder-cite-ref")
+    assert "2.4 定義 第1段落" in texts(client, "/ja/finder/", "finder-cite-ref")
+    assert any(
+        "(2.4 Definition, paragraph 1; 2.4 Philosophy, paragraph 1; 2.3 Example F)" in t
+        for t in texts(client, "/en/finder/in-game/not-shown/", "finder-by")
+    )
+    # The glossary, where a term is defined; "Mentioned in" on a section page.
+    assert any(
+        t.startswith("定义出处：IPG 2.4 定义第 1 段")
+        for t in texts(client, "/zh-hans/glossary/", "term-definition-source")
+    )
+    mentioned = parse(client.get("/en/ipg/2.4/").content).find("section", class_="mentioned-in")
+    assert "Example F" in mentioned.text()
+    # A shared paragraph's page and its title.
+    page = parse(client.get("/ja/ipg/2.3/example-c/").content)
+    assert "例C" in page.find("p", class_="shared-notice").text() and "例C" in page.find("title").text()
