@@ -349,7 +349,8 @@ def test_unpinning_on_the_outline_unpins_the_paragraph(live_ipg, new_page):
     page.goto(live_ipg.url + "/en/")
     pinned = page.locator("#on-this-device .pinned li")
     expect(pinned).to_have_count(2)
-    expect(pinned.first).to_contain_text("example-b")  # the newest first
+    expect(pinned.first).to_contain_text("Example B")  # the newest first, named as the section names it
+    assert "example-" not in " ".join(pinned.all_inner_texts())  # never by its key
     pinned.first.locator("button.unpin").click()
     expect(pinned).to_have_count(1)
     page.goto(live_ipg.url + "/en/ipg/2.3/")
@@ -370,6 +371,7 @@ def test_recently_read_sections_and_paragraphs_are_on_the_outline(live_ipg, new_
     paragraph = page.locator("#on-this-device .recent-paragraphs a")
     assert paragraph.get_attribute("href") == "/ja/ipg/2.3/#example-c"
     expect(page.locator("#on-this-device .recent-paragraphs [lang='ja']")).to_contain_text("闇の腹心")
+    expect(page.locator("#on-this-device .recent-paragraphs .device-title")).to_have_text("例C")  # not its key
 
 
 def test_the_text_size_is_remembered_on_the_device(live_ipg, new_page):

@@ -225,6 +225,28 @@ def test_search_results_come_first_and_the_filters_are_folded(live_ipg, new_page
     assert page.locator("#search-q").count() == 1, "one search box"
 
 
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_finder_questions_come_after_the_first_results_folded(live_ipg, new_page, viewport):
+    """/ja/search/?q=手札 matches several of the finder's questions: they wait, folded under their count, after the
+    first section's results, which stand in the first screen under the count of results."""
+    page = new_page(viewport)
+    page.goto(f"{live_ipg.url}/ja/search/?q=%E6%89%8B%E6%9C%AD")
+    first = page.locator(".result").first
+    assert first.bounding_box()["y"] < FIRST_SCREEN
+    order = page.evaluate(
+        """() => [...document.querySelectorAll('.result-count, .result-group, .finder-matches')]
+          .map((e) => e.className.split(' ')[0])"""
+    )
+    assert order[:3] == ["result-count", "result-group", "finder-matches"], order
+    summary = page.locator(".finder-matches summary")
+    steps = page.locator(".finder-matches .finder-steps a")
+    assert steps.count() >= 4 and not steps.first.is_visible()
+    expect(summary).to_have_text(f"違反ファインダー：一致する質問 {steps.count()} 件")
+    summary.click()
+    expect(steps.first).to_be_visible()
+    expect(steps.first).to_have_attribute("lang", "ja")
+
+
 def test_the_folded_filters_are_a_plain_get_form_without_javascript(live_ipg, new_page):
     page = new_page(PHONE, java_script_enabled=False)
     page.goto(f"{live_ipg.url}/ja/search/?q=%E6%89%8B%E6%9C%AD")

@@ -82,7 +82,7 @@ def test_notes_are_collapsed_on_a_phone_with_a_count(live_ipg, new_page):
     page = new_page(PHONE)
     page.goto(live_ipg.url + "/ja/ipg/2.3/")
     summary = page.locator("#definition-1 + details.notes > summary")
-    assert summary.inner_text() == "注釈(3)"
+    assert summary.inner_text() == "注釈（3）"
     assert not page.locator("#definition-1 + details.notes aside.note").first.is_visible()
     summary.click()
     assert page.locator("#definition-1 + details.notes aside.note").nth(2).is_visible()
@@ -152,6 +152,7 @@ def test_pages_read_without_javascript(live_ipg, new_page):
     assert page.locator("#example-c > .text").first.get_attribute("lang") == "ja"
 
 
+<<<<<<< HEAD
 @pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg, new_page, viewport, javascript):
@@ -213,4 +214,21 @@ def test_the_outline_shows_the_sections_with_text_first_the_rest_folded(live_ipg
     assert not stubs.first.is_visible()
     folded.first.locator("summary").click()
     expect(stubs.first).to_be_visible()
+=======
+@pytest.mark.parametrize("viewport", LAYOUTS)
+def test_japanese_breaks_between_phrases_and_paragraphs_wrap_pretty(live_ipg, new_page, viewport):
+    """Japanese has no spaces: where Chromium can tell its phrases apart (word-break: auto-phrase), a line never
+    breaks inside one; English and Chinese keep their usual breaks. No paragraph ends on a lone word (text-wrap)."""
+    page = new_page(viewport)
+    page.goto(live_ipg.url + THREE)
+    style = (
+        """([selector, property]) => getComputedStyle(document.querySelector(selector)).getPropertyValue(property)"""
+    )
+    assert page.evaluate("CSS.supports('word-break', 'auto-phrase')")
+    assert page.evaluate(style, ["#example-c .text[lang=ja] p", "word-break"]) == "auto-phrase"
+    assert page.evaluate(style, ["#example-c .text[lang=en] p", "word-break"]) == "normal"
+    assert page.evaluate(style, ["#example-c .text[lang=zh-Hans] p", "word-break"]) == "normal"
+    for lang in ("ja", "en", "zh-Hans"):
+        assert page.evaluate(style, [f"#example-c .text[lang={lang}] p", "text-wrap-style"]) == "pretty"
+>>>>>>> labels
     assert overflow(page) <= 0

@@ -213,3 +213,54 @@ def test_a_reading_list_prints_as_an_a4_handout_one_column_per_language(live_ipg
     pdf = page.pdf(prefer_css_page_size=True)
     width, height = map(float, re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf).groups())
     assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (210, 297)  # A4, in millimetres
+
+
+DESKTOP = {"width": 1280, "height": 800}
+# How many lines an element's text takes: the distinct tops of its text's line boxes.
+LINES_JS = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+BACKGROUND_JS = "(el) => getComputedStyle(el).backgroundColor"
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_quizs_main_action_is_the_prominent_button(live_ipg, new_page, viewport):
+    page = new_page(viewport)
+    page.goto(live_ipg.url + "/zh-hans/quiz/")
+    start = page.locator("a.start-quiz")
+    box = start.bounding_box()
+    assert box["y"] + box["height"] < viewport["height"] and box["height"] >= 44  # in the first screen, a control
+    assert start.evaluate(BACKGROUND_JS) != TRANSPARENT  # filled: the prominent one
+    assert page.locator(".quiz-sections button[type=submit]").evaluate(BACKGROUND_JS) == TRANSPARENT  # outlined
+    # The English title shown for want of a Chinese one keeps its "EN" badge whole.
+    for badge in page.locator(".fallback-mark").all():
+        assert badge.evaluate(LINES_JS) == 1
+    assert overflow(page) <= 0
+    start.click()
+    page.locator("ul.quiz-choices a").first.click()
+    result = page.locator("section.quiz-result")
+    definition = result.locator(".quiz-definitions a")
+    assert definition.inner_text() == "阅读其定义" and definition.get_attribute("href").endswith("#part-definition")
+    for badge in page.locator(".fallback-mark").all():
+        assert badge.evaluate(LINES_JS) == 1
+    assert overflow(page) <= 0
+
+
+def test_a_reading_list_names_its_paragraphs_and_its_link_in_words(live_ipg, new_page):
+    page = new_page(PHONE, permissions=["clipboard-read", "clipboard-write"])
+    url = "/zh-hans/list/?p=2.3:example-c&p=2.4:definition-1&p=2.1:example-a&langs=zh-hans"
+    page.goto(live_ipg.url + url)
+    assert page.locator(".entry-part").all_inner_texts() == ["范例 C", "定义第 1 段", "范例 A"]
+    assert "·" not in " ".join(page.locator(".entry-title").all_inner_texts())
+    link = page.locator("a.list-url")
+    assert link.inner_text() == "本清单的链接" and link.get_attribute("href") == live_ipg.url + url
+    page.locator("button.copy-list-link").click()
+    page.wait_for_function("document.querySelector('.copy-status').textContent.length > 0")
+    assert page.evaluate("navigator.clipboard.readText()") == live_ipg.url + url
+    assert "http" not in page.locator(".list-link").inner_text()  # said done, the address not shown
+    for badge in page.locator(".fallback-mark").all():
+        assert badge.evaluate(LINES_JS) == 1
+    assert overflow(page) <= 0

@@ -81,3 +81,25 @@ def test_a_term_in_a_note_opens_its_names_under_the_note(live_ipg, new_page):
     assert card.locator("[lang='zh-Hans']").inner_text() == "牌库"
     assert page.url.endswith("/en/ipg/2.3/#definition-1")
     assert overflow(page) <= 0
+
+
+# How many lines an element's text takes: the distinct tops of its text's line boxes.
+LINES_JS = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")])
+@pytest.mark.parametrize("code", ["en", "ja", "zh-hans"])
+def test_a_terms_names_in_its_card_never_split_across_lines(live_ipg, new_page, viewport, code):
+    page = new_page(viewport)
+    page.goto(f"{live_ipg.url}/{code}/ipg/2.3/#definition-1")
+    mark = page.locator("#definition-1 a.term[href$='#hidden-card-error']")
+    mark.click()
+    names = page.locator("#" + mark.get_attribute("aria-controls") + " .term-name")
+    assert names.count() == 3
+    for i in range(3):
+        assert names.nth(i).evaluate(LINES_JS) == 1, names.nth(i).inner_text()
+    assert overflow(page) <= 0

@@ -181,3 +181,50 @@ def test_a_chinese_translator_at_the_desk(live_ipg, new_page, keep_screenshot, v
     assert latest.locator("ins").inner_text() == "（三张）" and latest.locator("del").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     keep_screenshot(page, f"desk-history-zh-hans-{width}.png")
+
+
+# How many lines an element's text takes: the distinct tops of its text's line boxes.
+LINES_JS = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+# Characters a line of an element holds: its text's width in em (a CJK character is 1em wide) and in ch (a Latin one).
+MEASURE_JS = """(el) => {
+  const style = getComputedStyle(el);
+  const width = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const probe = document.createElement('span');
+  probe.style.cssText = 'display: inline-block; width: 1ch';
+  el.appendChild(probe);
+  const ch = probe.getBoundingClientRect().width;
+  probe.remove();
+  return { em: width / parseFloat(style.fontSize), ch: width / ch, lang: el.closest('[lang]').lang };
+}"""
+
+
+def test_the_desk_keeps_its_next_links_on_one_line_and_its_texts_at_a_readable_measure(live_ipg, new_page):
+    user = User.objects.create_user("mei", password=PASSWORD, is_staff=True)
+    user.groups.add(Group.objects.get(name="translators-ja"), Group.objects.get(name="translators-zh-hans"))
+    for viewport in (PHONE, DESKTOP):
+        page = new_page(viewport=viewport)
+        page.goto(f"{live_ipg.url}/admin/login/?next=/admin/translate/")
+        page.fill("#id_username", "mei")
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        page.wait_for_url("**/admin/translate/")
+        links = page.locator(".tr-cell-links")
+        assert links.count() > 0
+        for i in range(links.count()):  # "Translate · next: #remedy-5"
+            assert links.nth(i).evaluate(LINES_JS) == 1, links.nth(i).inner_text()
+        for item in page.locator("ul.tr-next li").all():  # the button to the next text and its state, side by side
+            boxes = [child.bounding_box() for child in item.locator(":scope > *").all()]
+            assert max(b["y"] for b in boxes) < min(b["y"] + b["height"] for b in boxes), item.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+        page.goto(f"{live_ipg.url}/admin/translate/2.3/history/definition-1/")
+        measures = [d.evaluate(MEASURE_JS) for d in page.locator(".tr-change-diff").all()]
+        assert {m["lang"] for m in measures} >= {"ja", "zh-Hans", "en"}
+        for m in measures:
+            # At most about 40 CJK characters a line (1em each), or 75 Latin ones (1ch each).
+            assert m["em"] <= 40.5 if m["lang"] in ("ja", "zh-Hans") else m["ch"] <= 75.5, m
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

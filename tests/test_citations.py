@@ -61,7 +61,7 @@ def test_a_paragraph_a_release_did_not_hold_is_a_404_there(client, ipg):
     ("code", "citation"),
     [
         ("en", "IPG 2.3 Example C (2024-09-23)"),
-        ("zh-hans", "IPG 章节 2.3 范例 C(2024-09-23 版)"),
+        ("zh-hans", "IPG 章节 2.3 范例 C（2024-09-23 版）"),
         ("ja", "IPG 2.3節 例C（2024-09-23の版）"),
     ],
 )

@@ -149,7 +149,7 @@ def test_an_infraction_no_text_names_in_english_has_the_outlines_title(client, i
     assert names(entry(glossary(client, "/ja/glossary/"), "disguise"))["日本語"][0] == "未翻訳"
     zh = entry(glossary(client, "/zh-hans/glossary/"), "missed-trigger")
     assert names(zh)["简体中文"][0] == "缺失"  # the outline has no Chinese title for 2.1
-    assert zh.find("div", class_="term-name-en").find("span", class_="name-source").text() == "(IPG目录中的标题)"
+    assert zh.find("div", class_="term-name-en").find("span", class_="name-source").text() == "（IPG目录中的标题）"
 
 
 @pytest.mark.parametrize("code", ["en", "zh-hans", "ja"])
@@ -174,7 +174,7 @@ def test_a_former_name_is_shown_as_a_former_name(client, ipg):
     # 2.3 was 游戏行动失误~额外抓牌 in the Chinese texts
     article = entry(glossary(client, "/zh-hans/glossary/"), "hidden-card-error")
     former = article.find("p", class_="term-former")
-    assert former.text() == "旧称: 额外抓牌" and former.find("span").attrs["lang"] == "zh-Hans"
+    assert former.text() == "旧称： 额外抓牌" and former.find("span").attrs["lang"] == "zh-Hans"
     assert article.find("p", class_="term-variants") is None  # not "also written"
     # the near miss: other forms are still "also written"
     english = entry(glossary(client), "mulligan")

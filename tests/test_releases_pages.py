@@ -100,7 +100,7 @@ def test_chinese_changes_are_character_diffs(client, cycle):
     added = page.find_all("div", class_="change")[3]
     cell = added.find("div", class_="diff")
     assert cell.attrs["lang"] == "en" and cell.find("ins").text() == NEW_PARAGRAPH_EN
-    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本;以英文显示。"
+    assert cell.find("p", class_="diff-note").text() == "没有简体中文文本；以英文显示。"
     assert cell.find("p", class_="diff-note").attrs["lang"] == "zh-Hans"
 
 

@@ -104,8 +104,8 @@ def test_a_partial_match_says_no_paragraph_holds_every_word(client, ipg):
 @pytest.mark.parametrize(
     "reader, count, line",
     [
-        ("zh-hans", "没有段落或注释包含您查询的全部词语。", "缺少:opening"),
-        ("ja", "検索語をすべて含む段落・注釈はありません。", "含まれない語:opening"),
+        ("zh-hans", "没有段落或注释包含您查询的全部词语。", "缺少：opening"),
+        ("ja", "検索語をすべて含む段落・注釈はありません。", "含まれない語：opening"),
     ],
 )
 def test_the_missing_words_are_said_in_the_readers_language(client, ipg, reader, count, line):

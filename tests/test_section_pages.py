@@ -167,9 +167,9 @@ def test_the_paragraph_menu_is_in_the_page_once_whatever_the_paragraphs_and_lang
     "url, count, words",
     [
         ("/en/ipg/2.1/", 43, "Not yet translated into English; shown in Japanese."),
-        ("/zh-hans/ipg/2.1/", 43, "尚未翻译为简体中文;以日文显示。"),
+        ("/zh-hans/ipg/2.1/", 43, "尚未翻译为简体中文；以日文显示。"),
         ("/ja/ipg/2.4/", 11, "日本語には未翻訳のため、英語で表示しています。"),
-        ("/zh-hans/ipg/2.4/", 6, "尚未翻译为简体中文;以英文显示。"),
+        ("/zh-hans/ipg/2.4/", 6, "尚未翻译为简体中文；以英文显示。"),
         ("/en/ipg/2.1/?release=2024-09-23", 43, "Not yet translated into English; shown in Japanese."),
         ("/en/ipg/2.1/example-a/", 4, "Not yet translated into English; shown in Japanese."),  # the section shown below
         ("/ja/list/?p=2.4:remedy-1&p=2.1:example-a", 1, "日本語には未翻訳のため、英語で表示しています。"),

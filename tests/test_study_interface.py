@@ -40,8 +40,8 @@ def test_every_string_of_the_study_tools_is_translated(language):
 @pytest.mark.parametrize(
     ("url", "lang", "expected"),
     [
-        ("/ja/quiz/?seed=1", "ja", "これはどの違反でしょう?"),
-        ("/zh-hans/quiz/?seed=1", "zh-Hans", "这是哪一种违规?"),
+        ("/ja/quiz/?seed=1", "ja", "これはどの違反でしょう？"),
+        ("/zh-hans/quiz/?seed=1", "zh-Hans", "这是哪一种违规？"),
         ("/ja/list/?p=2.3:example-z", "ja", "2.3節には段落「example-z」がありません。"),
         ("/zh-hans/list/", "zh-Hans", "本清单为空"),
         ("/ja/ipg/2.3/example-c/", "ja", "この節の通常のページを読む"),

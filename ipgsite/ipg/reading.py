@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from . import languages
+from . import languages, naming
 from .markup import render_markdown
 from .models import Note, Part
 
@@ -56,6 +56,12 @@ class ShownParagraph:
     label: str
     texts: list
     notes: list
+    place: object = None  # naming.Place
+
+    @property
+    def name(self):
+        """ "Example C", "Definition, paragraph 2", in the active language."""
+        return naming.paragraph_name(self.place) if self.place else ""
 
 
 @dataclass
@@ -114,6 +120,10 @@ def read_section(section, codes, fallback=True, paragraphs=None):
         notes = [(note, note_texts(note, codes)) for note in paragraph.notes.all()]
         texts = [shown_text(paragraph, "text", code, fallback=fallback) for code in codes]
         parts[-1].rows.append(ShownParagraph(paragraph=paragraph, label=label, texts=texts, notes=notes))
+    every = [row.paragraph for part in parts for row in part.rows]
+    for part in parts:
+        for row in part.rows:
+            row.place = naming.place_of(every, row.paragraph.key)
     return parts
 
 

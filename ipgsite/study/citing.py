@@ -5,53 +5,15 @@ A citation names the release whose text it quotes, and its link shows the paragr
 language has changed since the newest release, the citation says it quotes the current text.
 """
 
-import string
-from dataclasses import dataclass
-
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ipgsite.ipg import languages
-from ipgsite.ipg.models import Part, Section, paragraph_at
+from ipgsite.ipg.models import Section, paragraph_at
+from ipgsite.ipg.naming import Place, paragraph_name, place_of  # noqa: F401 (named here too)
 from ipgsite.releases.models import Release
 from ipgsite.releases.snapshots import section_as_of
-
-
-@dataclass
-class Place:
-    """Where a paragraph stands in its section: its part, its letter if an example, its place in the part."""
-
-    part: str
-    letter: str  # "C" for the third example, else ""
-    position: int  # 1 for the part's first paragraph
-    count: int  # how many paragraphs the part has
-
-
-def place_of(paragraphs, key):
-    """The Place of the paragraph `key` among `paragraphs` (a section's, in order), or None."""
-    examples, found = 0, None
-    for paragraph in paragraphs:
-        if paragraph.key == key:
-            found = paragraph
-            break
-        examples += paragraph.part == Part.EXAMPLE
-    if found is None:
-        return None
-    same_part = [p for p in paragraphs if p.part == found.part]
-    letter = string.ascii_uppercase[examples % 26] if found.part == Part.EXAMPLE else ""
-    position = next(i for i, p in enumerate(same_part, 1) if p.key == key)
-    return Place(part=found.part, letter=letter, position=position, count=len(same_part))
-
-
-def paragraph_name(place):
-    """ "Example C", "Definition, paragraph 2", "Philosophy", in the active language."""
-    if place.letter:
-        return _("Example %(letter)s") % {"letter": place.letter}
-    label = str(Part(place.part).label)
-    if place.count > 1:
-        return _("%(part)s, paragraph %(number)d") % {"part": label, "number": place.position}
-    return label
 
 
 def citation(number, place, release):

@@ -103,7 +103,7 @@ def paragraph(request, number, key):
         "row": row,
         "title": title or (version.title.get("en") if version else section.title_en),
         "title_lang": languages.html_lang(code if title else "en"),
-        "paragraph_name": _paragraph_name(row),
+        "paragraph_name": citing.paragraph_name(place),
         "description": description,
         "description_lang": languages.html_lang(code),
         "section_url": _section_url(section, code)
@@ -142,12 +142,6 @@ def _at_home(version, section):
 
 def _release(version):
     return [("release", version.name)] if version else []
-
-
-def _paragraph_name(row):
-    """How the page names a paragraph: its part and, for an example, its letter ("Examples · C")."""
-    label = Part(row.paragraph.part).label
-    return f"{label} · {row.label}" if row.label else f"{label} · {row.paragraph.key}"
 
 
 @require_safe
@@ -270,14 +264,15 @@ def _quiz_context(current, answers, marks, code):
     if answers:
         asked = current.questions[len(answers) - 1]
         section = asked.section
-        definitions = section.paragraphs.filter(part=Part.DEFINITION).order_by("order")
+        has_definition = section.paragraphs.filter(part=Part.DEFINITION).exists()
         context["result"] = {
             "right": marks[-1],
             "answer": next(s for s in current.choices_for(asked) if s.number == answers[-1]),
             "section": section,
             "penalty": section.penalty,
             "example_url": _share_url(section, asked.key, code),
-            "definitions": [(p.key, f"{_section_url(section, code)}#{p.key}") for p in definitions],
+            # its Definition part, however many paragraphs it has (2.1 has 17)
+            "definition_url": f"{_section_url(section, code)}#part-{Part.DEFINITION}" if has_definition else "",
         }
     if len(answers) < total:
         question = current.questions[len(answers)]

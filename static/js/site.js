@@ -225,23 +225,23 @@
       } else if (closest(event, ".reading-list-copy")) {
         var url = new URL(listHref(bar, readList()), location.href).href;
         var count = $(".reading-list-count", bar);
-        copy(url, true).then(function () { count.textContent = bar.dataset.copiedLabel + ": " + url; },
+        copy(url, true).then(function () { count.textContent = bar.dataset.copiedLabel; },
           function () { count.textContent = url; });
       }
     });
     showBar();
   }
 
-  // A paragraph's citation, copied with its permanent link; without JavaScript it stays readable text.
-  function initCite() {
-    var button = $(".copy-citation");
-    if (!button) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var status = $(".cite-status", button.parentNode);
-      var text = button.dataset.citation;
-      copy(text, true).then(function () { status.textContent = button.dataset.copiedLabel + ": " + text; },
-        function () { status.textContent = text; });
+  // A citation, or a reading list's link, copied by its button; without JavaScript it stays readable.
+  function initCopy() {
+    $$(".copy-citation, .copy-list-link").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var status = $("[role=status]", button.parentNode);
+        var text = button.dataset.citation || button.dataset.url;
+        copy(text, true).then(function () { status.textContent = button.dataset.copiedLabel; },
+          function () { status.textContent = text; });
+      });
     });
   }
 
@@ -339,7 +339,7 @@
     var words = excerpt(row);
     return {
       number: section.number, title: section.title, titleLang: section.titleLang, path: section.path,
-      key: row.id, text: words.text, lang: words.lang,
+      key: row.id, name: ($(":scope > .permalink", row) || row).getAttribute("aria-label") || "", nameLang: pageLang, text: words.text, lang: words.lang,
     };
   }
 
@@ -378,8 +378,10 @@
         var link = el("a", "device-link");
         link.href = item.path + (item.key ? "#" + encodeURIComponent(item.key) : "");
         link.appendChild(el("span", "number", item.number));
-        var title = el("span", "device-title", item.key ? item.key : item.title);
+        // A paragraph by its name (its ¶'s label, "Example C"), never its key.
+        var title = el("span", "device-title", item.key ? item.name || "¶" : item.title);
         if (!item.key) title.setAttribute("lang", item.titleLang || pageLang);
+        else if (item.nameLang && item.nameLang !== pageLang) title.setAttribute("lang", item.nameLang);
         link.appendChild(title);
         li.appendChild(link);
         if (item.text) {
@@ -390,7 +392,7 @@
         if (entry[2]) {
           var unpin = el("button", "unpin", "★");
           unpin.type = "button";
-          unpin.setAttribute("aria-label", unpinLabel + ": " + item.number + " " + item.key);
+          unpin.setAttribute("aria-label", unpinLabel + ": " + item.number + " " + (item.name || ""));
           unpin.addEventListener("click", function () {
             store(PINS, load(PINS, []).filter(function (p) { return !sameParagraph(p, item); }));
             renderDeviceLists();
@@ -675,7 +677,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     // The ¶ menu's listener before the link's: the menu is placed, then the paragraph scrolled to.
     initMenus();
-    initCite();
+    initCopy();
     showShared();
     keepListOffline();
     initNotes();

@@ -36,11 +36,12 @@ def finder_steps_to(section):
 
 
 @register.inclusion_tag("finder/search_matches.html")
-def finder_matches(text):
-    """On the search page: the finder's questions matching the query, each linked to its step."""
+def finder_matches(text, folded=False):
+    """On the search page: the finder's questions matching the query, each linked to its step; `folded` under their
+    count (after the first results, which they never push down)."""
     code = get_language()
     steps = [{"href": step_url(m.answers), "question": wording(m.question.text_in, code)} for m in matching_steps(text)]
-    return {"steps": steps, "start_url": step_url(())}
+    return {"steps": steps, "start_url": step_url(()), "folded": folded}
 
 
 @register.inclusion_tag("finder/dashboard.html")

@@ -7,7 +7,7 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
 
-from .. import languages, layers
+from .. import languages, layers, naming
 from ..models import NOTE_SOURCES, Penalty
 
 register = template.Library()
@@ -102,6 +102,19 @@ def note_source(source):
     if shown == source and get_language() != languages.SOURCE:
         return format_html('<span lang="en">{}</span>', source)
     return shown
+
+
+@register.filter
+def listed(names):
+    """Names joined as the page's language lists them ("English, 日本語"; "English、日本語")."""
+    return gettext(", ").join(str(name) for name in names)
+
+
+@register.simple_tag
+def paragraph_name(section, key):
+    """`{% paragraph_name section key %}`: "Example C", "Definition, paragraph 2", as the section page labels it; a
+    paragraph's key is never shown."""
+    return naming.name_in(section, key) or "¶"
 
 
 @register.simple_tag
