@@ -152,7 +152,6 @@ def test_pages_read_without_javascript(live_ipg, new_page):
     assert page.locator("#example-c > .text").first.get_attribute("lang") == "ja"
 
 
-<<<<<<< HEAD
 @pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg, new_page, viewport, javascript):
@@ -214,7 +213,9 @@ def test_the_outline_shows_the_sections_with_text_first_the_rest_folded(live_ipg
     assert not stubs.first.is_visible()
     folded.first.locator("summary").click()
     expect(stubs.first).to_be_visible()
-=======
+    assert overflow(page) <= 0
+
+
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_japanese_breaks_between_phrases_and_paragraphs_wrap_pretty(live_ipg, new_page, viewport):
     """Japanese has no spaces: where Chromium can tell its phrases apart (word-break: auto-phrase), a line never
@@ -230,5 +231,4 @@ def test_japanese_breaks_between_phrases_and_paragraphs_wrap_pretty(live_ipg, ne
     assert page.evaluate(style, ["#example-c .text[lang=zh-Hans] p", "word-break"]) == "normal"
     for lang in ("ja", "en", "zh-Hans"):
         assert page.evaluate(style, [f"#example-c .text[lang={lang}] p", "text-wrap-style"]) == "pretty"
->>>>>>> labels
     assert overflow(page) <= 0
