@@ -2,7 +2,6 @@
 commentary breaking across pages, a compare view side by side on landscape A4, each naming its address and release."""
 
 import io
-import re
 
 import pytest
 from pypdf import PdfReader
@@ -20,7 +19,9 @@ A4_LANDSCAPE = (297, 210)
 def printed(page):
     """The PDF Chromium prints of the page: each page's size in millimetres and its text."""
     reader = PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
-    sizes = [(round(float(p.mediabox.width) / 72 * 25.4), round(float(p.mediabox.height) / 72 * 25.4)) for p in reader.pages]
+    sizes = [
+        (round(float(p.mediabox.width) / 72 * 25.4), round(float(p.mediabox.height) / 72 * 25.4)) for p in reader.pages
+    ]
     return sizes, [" ".join(p.extract_text().split()) for p in reader.pages]
 
 
