@@ -469,10 +469,22 @@ def test_offline_paragraph_pages_the_glossary_the_quiz_and_another_language(
     # The glossary, as a term card links to it.
     read_offline(page, f"{live_ipg.url}/ja/glossary/")
     expect(page.locator("article.term-entry").first).to_be_visible()
-    # The quiz.
+    # The quiz: a chapter's quiz opens the quiz's offline page at that chapter; a choice says whether it is right.
     in_the_menu(page, "a.quiz-link").click()
     expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/")
     expect(page.locator("h1")).to_contain_text("クイズ")
+    page.click("a.start-quiz")
+    expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/offline/")
+    question = page.locator(".quiz-question").first
+    choices = question.locator("details.quiz-choice")
+    for index in range(choices.count()):
+        choices.nth(index).locator("summary").click()
+    expect(question.locator(".quiz-result.right")).to_have_count(1)
+    expect(question.locator(".quiz-result.right")).to_contain_text("正解です。")
+    expect(question.locator(".quiz-result.wrong").first).to_have_text("違います。")
+    read_offline(page, f"{live_ipg.url}/ja/quiz/?seed=5&chapter=2&a=2.3")  # a chapter's quiz, answered once
+    expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/offline/#chapter-2")
+    expect(page.locator("#chapter-2 .quiz-question").first).to_be_visible()
     # Another interface language, from the menu of a section page.
     read_offline(page, f"{live_ipg.url}/ja/ipg/2.4/")
     in_the_menu(page, "a.switch-language[hreflang='en']").click()

@@ -56,7 +56,7 @@ def test_the_page_list_holds_what_a_reader_opens_offline_from_any_page(client, i
     listing = json.loads(client.get("/offline/pages.json?lang=ja&langs=").content)
     pages = set(listing["pages"])
     # the reading language's own pages, the offline page among them
-    assert {"/ja/", "/ja/penalties/", "/ja/glossary/", "/ja/quiz/", "/ja/offline/"} <= pages
+    assert {"/ja/", "/ja/penalties/", "/ja/glossary/", "/ja/quiz/", "/ja/quiz/offline/", "/ja/offline/"} <= pages
     # another interface language: its outline, glossary and offline page
     for code in ("en", "zh-hans"):
         assert {f"/{code}/", f"/{code}/glossary/", f"/{code}/offline/"} <= pages
@@ -80,6 +80,19 @@ def test_the_offline_page_is_in_the_pages_language_and_links_to_its_outline(clie
     assert 'class="offline-outline" href="/ja/"' in html
     assert 'href="/static/css/site.css"' in html  # styled as every page (the worker saves the stylesheet)
     assert '<meta name="robots" content="noindex">' in html
+
+
+def test_the_quiz_offline_asks_every_example_once_with_one_right_choice_each(client, ipg):
+    from ipgsite.ipg.models import Part
+
+    html = client.get("/en/quiz/offline/").content.decode()
+    examples = Paragraph.objects.filter(part=Part.EXAMPLE)
+    questions = html.split('<section class="quiz-question"')[1:]
+    assert len(questions) == examples.count()
+    assert 'id="chapter-2"' in html
+    for question in questions:
+        assert question.count('class="quiz-result right"') == 1
+        assert question.count('class="quiz-result wrong"') >= 1
 
 
 def test_the_page_list_changes_version_when_the_content_does(client, ipg):

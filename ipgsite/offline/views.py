@@ -29,7 +29,7 @@ ASSETS = (
     "terms/glossary.css",
 )
 # Saved in the reading language, and in the other languages (a switch of interface language lands on them).
-READING_PAGES = ("ipg:outline", "ipg:penalties", "terms:glossary", "study:quiz", "offline-page")
+READING_PAGES = ("ipg:outline", "ipg:penalties", "terms:glossary", "study:quiz", "study:quiz-offline", "offline-page")
 OTHER_LANGUAGE_PAGES = ("ipg:outline", "ipg:penalties", "terms:glossary", "offline-page")
 
 

@@ -73,7 +73,7 @@ const ALIASES = { "zh": "zh-hans", "zh-cn": "zh-hans", "zh-hans-cn": "zh-hans", 
 async function offlineAnswer(cache, url) {
   const u = new URL(url);
   u.hash = "";
-  for (const other of [languageSwitch(u), paragraphSection(u), compareSpelled(u), await rootOutline(cache, u)]) {
+  for (const other of [languageSwitch(u), paragraphSection(u), compareSpelled(u), quizOffline(u), await rootOutline(cache, u)]) {
     if (other && (await cache.match(other.split("#")[0], { ignoreVary: true }))) return Response.redirect(other, 302);
   }
   return offlinePage(cache, u);
@@ -94,6 +94,15 @@ function paragraphSection(u) {
   if (!match || match[2] === "history") return null;
   const langs = u.searchParams.get("langs");
   return new URL(match[1] + (langs ? "?langs=" + langs : "") + "#" + match[2], u.origin).href;
+}
+
+// A step of a quiz (`/ja/quiz/?seed=7&chapter=2&a=2.3`), each a URL of its own: the quiz's offline page, every
+// question on one page, at the quiz's chapter.
+function quizOffline(u) {
+  const match = u.pathname.match(/^\/([a-z-]+)\/quiz\/$/);
+  if (!match || !u.searchParams.has("seed")) return null;
+  const chapter = u.searchParams.get("chapter");
+  return new URL("/" + match[1] + "/quiz/offline/" + (chapter ? "#chapter-" + encodeURIComponent(chapter) : ""), u.origin).href;
 }
 
 // The compare form asks for `?langs=ja&langs=en&langs=`; the server answers with `?langs=ja,en` (compare.in_url).
