@@ -91,7 +91,7 @@ function languageSwitch(u) {
 // A paragraph's page (`/ja/ipg/2.3/example-c/`) is its section opened at that paragraph: offline, the saved section.
 function paragraphSection(u) {
   const match = u.pathname.match(/^(\/[a-z-]+\/ipg\/[^/]+\/)([a-z0-9-]+)\/$/);
-  if (!match || match[2] === "history") return null;
+  if (!match || match[2] === "history" || u.searchParams.has("release")) return null;  // a release's: never saved
   const langs = u.searchParams.get("langs");
   return new URL(match[1] + (langs ? "?langs=" + langs : "") + "#" + match[2], u.origin).href;
 }
