@@ -161,6 +161,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ipgsite.ipg.context_processors.site",
+                "ipgsite.releases.context_processors.printing",
             ],
         },
     },
