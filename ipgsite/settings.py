@@ -163,6 +163,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ipgsite.ipg.context_processors.site",
+                "ipgsite.releases.context_processors.printing",
             ],
         },
     },

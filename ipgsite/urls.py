@@ -6,6 +6,7 @@ from django.urls import include, path
 from ipgsite.finder.sitemaps import FinderSitemap
 from ipgsite.ipg import views as ipg_views
 from ipgsite.ipg.sitemaps import sitemaps
+from ipgsite.offline import views as offline_views
 from ipgsite.releases import views as release_views
 from ipgsite.releases.sitemaps import ChangesSitemap
 from ipgsite.study.sitemaps import sitemaps as study_sitemaps
@@ -41,6 +42,7 @@ urlpatterns += i18n_patterns(
     path("changes/", include("ipgsite.releases.urls")),
     path("glossary/", include("ipgsite.terms.urls")),
     path("finder/", include("ipgsite.finder.urls")),
+    path("offline/", offline_views.offline_page, name="offline-page"),
     path("", include("ipgsite.releases.history_urls")),
     path("", include("ipgsite.assistants.markdown_urls")),
     path("", include("ipgsite.study.urls")),

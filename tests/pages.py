@@ -59,6 +59,10 @@ PAGE_TYPES = [
     PageType("finder", "/en/finder/", numbers=True, reads=("langs",)),  # with its worked examples
     PageType("finder-step", "/en/finder/in-game/not-shown/"),
     PageType("finder-outcome", "/ja/finder/pre-game/other-error/", numbers=True),  # with what was ruled out
+    PageType("offline", "/ja/offline/"),
+    PageType(
+        "quiz-offline", "/ja/quiz/offline/", numbers=True
+    ),  # the quiz on one page, as offline  # what the service worker shows offline for a page it did not save
 ]
 
 # What else reads query parameters: files, feeds and answers for programs rather than pages for a reader.

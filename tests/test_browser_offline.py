@@ -1,5 +1,6 @@
 """Offline in headless Chromium: one visit online, then every section reads in full with no connection."""
 
+import re
 from html import unescape
 
 import pytest
@@ -12,6 +13,9 @@ from ipgsite.ipg.markup import render_markdown
 from ipgsite.ipg.models import Paragraph, Section
 
 pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 
 SAVING_TIMEOUT = 60_000  # ms: the first visit saves every section in the background
 
@@ -280,11 +284,18 @@ def update_after(page, edit):
     return status.get_attribute("data-version")
 
 
+OFFLINE_PAGE = {  # what the worker shows for any page it has not saved, in the page's language
+    "en": ("Offline", "This page was not saved for offline reading."),
+    "ja": ("オフライン", "このページはオフラインで読めるように保存されていません。"),
+}
+
+
 def assert_not_saved(page, url):
     response = page.goto(url)
     assert response.status == 503 and response.from_service_worker
-    expect(page.locator("h1")).to_have_text("Offline")  # the page the worker shows for any page it has not saved
-    expect(page.locator("body")).to_contain_text("This page was not saved for offline reading.")
+    title, words = OFFLINE_PAGE[url.split("/")[3]]
+    expect(page.locator("h1")).to_have_text(title)
+    expect(page.locator("main")).to_contain_text(words)
 
 
 @pytest.mark.writes
@@ -374,3 +385,133 @@ def test_records_an_earlier_worker_spelled_from_a_whole_record_are_dropped(live_
             break
         page.wait_for_timeout(500)
     assert records(page) == ["?lang=en&langs="]
+
+
+# Everything a reader opens from a page works offline after the first visit: every test below asks the server
+# nothing once the browser is offline.
+
+
+def offline_after_one_visit(live_ipg, new_page, viewport, server_requests, url="/ja/ipg/2.3/", **options):
+    page = new_page(viewport, service_workers="allow", **options)
+    page.goto(live_ipg.url + url)
+    wait_until_saved(page)
+    page.context.set_offline(True)
+    server_requests.clear()
+    return page
+
+
+def read_offline(page, url):
+    response = page.goto(url)
+    assert response.ok and response.from_service_worker, url
+    return response
+
+
+def in_the_menu(page, selector):
+    """A link of the header's menu: in a panel behind ☰ on a phone, in the header at a desk."""
+    if not page.locator(selector).is_visible():
+        page.click(".menu-button")
+    return page.locator(selector)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_offline_the_player_language_shows_in_place_the_first_time(live_ipg, new_page, viewport, server_requests):
+    # A phone set to Japanese, then Chinese: the player's language, never chosen, is Chinese.
+    page = offline_after_one_visit(live_ipg, new_page, viewport, server_requests, locale="ja-JP")
+    page.add_init_script("Object.defineProperty(navigator, 'languages', { get: () => ['ja-JP', 'zh-CN', 'en'] })")
+    read_offline(page, f"{live_ipg.url}/ja/ipg/2.4/")
+    toggle = page.locator("[id='definition-1'] a.in-other-language")
+    expect(toggle.locator(".language-name")).to_have_text("简体中文")
+    toggle.click()
+    box = page.locator("[id='definition-1'] > .in-place")
+    expect(box).to_have_attribute("lang", "zh-Hans")
+    expect(box).not_to_contain_text("This translation could not be loaded")
+    text = Paragraph.objects.get(section__number="2.4", key="definition-1").text_zh_hans
+    expect(box).to_contain_text(words(render_markdown(text))[:20])
+    # Another player's language, chosen offline, shows as well.
+    if not page.locator(".player-language select").is_visible():
+        page.click(".reading-settings > summary")
+    page.select_option(".player-language select", "en")
+    english = Paragraph.objects.get(section__number="2.4", key="definition-1").text_en
+    expect(box).to_contain_text(words(render_markdown(english))[:20])
+    assert server_requests == [], "offline, yet the server was asked"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_offline_the_compare_view_with_english_and_with_each_player_language(
+    live_ipg, new_page, viewport, server_requests
+):
+    page = offline_after_one_visit(live_ipg, new_page, viewport, server_requests)
+    # Chosen with the compare form, as a reader would: the browser asks for ?langs=ja&langs=en&langs=.
+    read_offline(page, f"{live_ipg.url}/ja/ipg/2.4/")
+    if not page.locator("#compare-choice").is_visible():
+        page.click(".compare-button")
+    page.locator("#compare-choice select[name='langs']").nth(1).select_option("en")
+    page.click("#compare-choice button[type='submit']")
+    expect(page).to_have_url(f"{live_ipg.url}/ja/ipg/2.4/?langs=ja,en")
+    assert_reads_in_full(page, "2.4", "en")
+    expect(page.locator(".column-heads span")).to_have_count(2)
+    for langs in ("ja,zh-hans", "ja,en"):
+        read_offline(page, f"{live_ipg.url}/ja/ipg/2.3/?langs={langs}")
+        for code in langs.split(","):
+            assert_reads_in_full(page, "2.3", code)
+    assert server_requests == [], "offline, yet the server was asked"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_offline_paragraph_pages_the_glossary_the_quiz_and_another_language(
+    live_ipg, new_page, viewport, server_requests
+):
+    page = offline_after_one_visit(live_ipg, new_page, viewport, server_requests)
+    # A paragraph's page: its section, opened at that paragraph.
+    read_offline(page, f"{live_ipg.url}/ja/ipg/2.3/example-c/")
+    expect(page).to_have_url(f"{live_ipg.url}/ja/ipg/2.3/#example-c")
+    expect(page.locator("[id='example-c']")).to_be_in_viewport()
+    # The glossary, as a term card links to it.
+    read_offline(page, f"{live_ipg.url}/ja/glossary/")
+    expect(page.locator("article.term-entry").first).to_be_visible()
+    # The quiz: a chapter's quiz opens the quiz's offline page at that chapter; a choice says whether it is right.
+    in_the_menu(page, "a.quiz-link").click()
+    expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/")
+    expect(page.locator("h1")).to_contain_text("クイズ")
+    page.click("a.start-quiz")
+    expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/offline/")
+    question = page.locator(".quiz-question").first
+    choices = question.locator("details.quiz-choice")
+    for index in range(choices.count()):
+        choices.nth(index).locator("summary").click()
+    expect(question.locator(".quiz-result.right")).to_have_count(1)
+    expect(question.locator(".quiz-result.right")).to_contain_text("正解です。")
+    expect(question.locator(".quiz-result.wrong").first).to_have_text("違います。")
+    read_offline(page, f"{live_ipg.url}/ja/quiz/?seed=5&chapter=2&a=2.3")  # a chapter's quiz, answered once
+    expect(page).to_have_url(f"{live_ipg.url}/ja/quiz/offline/#chapter-2")
+    expect(page.locator("#chapter-2 .quiz-question").first).to_be_visible()
+    # Another interface language, from the menu of a section page.
+    read_offline(page, f"{live_ipg.url}/ja/ipg/2.4/")
+    in_the_menu(page, "a.switch-language[hreflang='en']").click()
+    expect(page).to_have_url(f"{live_ipg.url}/en/ipg/2.4/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert_reads_in_full(page, "2.4", "en")
+    read_offline(page, f"{live_ipg.url}/en/")
+    expect(page.locator("ol.outline a")).to_have_count(Section.objects.count())
+    assert server_requests == [], "offline, yet the server was asked"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_offline_a_page_not_saved_says_so_in_the_pages_language_styled_with_a_way_back(
+    live_ipg, new_page, viewport, server_requests
+):
+    page = offline_after_one_visit(live_ipg, new_page, viewport, server_requests)
+    assert_not_saved(page, f"{live_ipg.url}/ja/search/?q=%E6%89%8B%E6%9C%AD")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    # Styled as every page: the site's stylesheet, saved, applies (the skip link is off screen until focused).
+    assert page.evaluate("getComputedStyle(document.querySelector('.skip')).position") == "absolute"
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    page.click("a.offline-outline")
+    expect(page).to_have_url(f"{live_ipg.url}/ja/")
+    expect(page.locator("ol.outline a")).to_have_count(Section.objects.count())
+    # The site's root: the saved outline, not the offline page.
+    read_offline(page, f"{live_ipg.url}/")
+    expect(page).to_have_url(re.compile(r"/(en|zh-hans|ja)/$"))
+    expect(page.locator("ol.outline").first).to_be_visible()
+    assert_not_saved(page, f"{live_ipg.url}/en/search/?q=drew")  # and in English under /en/
+    assert server_requests == [], "offline, yet the server was asked"

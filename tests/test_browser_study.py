@@ -210,6 +210,13 @@ def test_a_reading_list_prints_as_an_a4_handout_one_column_per_language(live_ipg
     assert (len(tracks.split()) if tracks != "none" else 1) == columns
     for hidden in [".site-header", ".compare", ".list-link", ".site-footer"]:
         assert page.evaluate(f"getComputedStyle(document.querySelector('{hidden}')).display") == "none", hidden
+    # The columns' first lines level: the second language's text no lower than the first's.
+    tops = page.evaluate(
+        "[...document.querySelectorAll('.list-entry .row > .text')].map(t => t.querySelector('p').getBoundingClientRect().top)"
+    )
+    for row in range(0, len(tops), columns):
+        assert len(set(tops[row : row + columns])) == 1, tops
+    assert page.locator(".print-source").is_visible()  # the handout names its address and release
     pdf = page.pdf(prefer_css_page_size=True)
     width, height = map(float, re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf).groups())
     assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (210, 297)  # A4, in millimetres

@@ -52,6 +52,49 @@ def test_the_page_list_holds_every_section_in_the_language_and_the_compare_choic
         assert f"/ja/ipg/{number}/" in pages and f"/ja/ipg/{number}/?langs=en,ja" in pages
 
 
+def test_the_page_list_holds_what_a_reader_opens_offline_from_any_page(client, ipg):
+    listing = json.loads(client.get("/offline/pages.json?lang=ja&langs=").content)
+    pages = set(listing["pages"])
+    # the reading language's own pages, the offline page among them
+    assert {"/ja/", "/ja/penalties/", "/ja/glossary/", "/ja/quiz/", "/ja/quiz/offline/", "/ja/offline/"} <= pages
+    # another interface language: its outline, glossary and offline page
+    for code in ("en", "zh-hans"):
+        assert {f"/{code}/", f"/{code}/glossary/", f"/{code}/offline/"} <= pages
+    for number in Section.objects.values_list("number", flat=True):
+        # compared with each other language (⇄ and the compare form), and each other language alone (⇄ in place)
+        assert {f"/ja/ipg/{number}/?langs=ja,en", f"/ja/ipg/{number}/?langs=ja,zh-hans"} <= pages
+        assert {f"/en/ipg/{number}/", f"/zh-hans/ipg/{number}/"} <= pages
+    assert listing["scopes"] == [["ja", ""], ["ja", "ja,en"], ["ja", "ja,zh-hans"], ["en", ""], ["zh-hans", ""]]
+    assert len(pages) == len(listing["pages"]), "each page once"
+    # Bounded: the sections five times over (the language, two pairs, two other languages) and a few pages more.
+    sections = Section.objects.count()
+    assert 5 * sections < len(pages) < 5 * sections + 40
+
+
+def test_the_offline_page_is_in_the_pages_language_and_links_to_its_outline(client, ipg):
+    response = client.get("/ja/offline/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="ja">' in html and "オフライン" in html
+    assert "このページはオフラインで読めるように保存されていません。" in html
+    assert 'class="offline-outline" href="/ja/"' in html
+    assert 'href="/static/css/site.css"' in html  # styled as every page (the worker saves the stylesheet)
+    assert '<meta name="robots" content="noindex">' in html
+
+
+def test_the_quiz_offline_asks_every_example_once_with_one_right_choice_each(client, ipg):
+    from ipgsite.ipg.models import Part
+
+    html = client.get("/en/quiz/offline/").content.decode()
+    examples = Paragraph.objects.filter(part=Part.EXAMPLE)
+    questions = html.split('<section class="quiz-question"')[1:]
+    assert len(questions) == examples.count()
+    assert 'id="chapter-2"' in html
+    for question in questions:
+        assert question.count('class="quiz-result right"') == 1
+        assert question.count('class="quiz-result wrong"') >= 1
+
+
 def test_the_page_list_changes_version_when_the_content_does(client, ipg):
     before = json.loads(client.get("/offline/pages.json?lang=en").content)["version"]
     paragraph = Paragraph.objects.filter(section__number="2.4").first()
@@ -66,7 +109,8 @@ def test_odd_parameters_get_a_sensible_list_not_an_error(client, ipg, query):
     listing = json.loads(response.content)
     assert listing["language"] in {"en", "zh-hans", "ja"}
     assert listing["langs"] == ""
-    assert all(url.startswith(f"/{listing['language']}/") for url in listing["pages"])
+    assert listing["pages"][0] == f"/{listing['language']}/"
+    assert all(url.startswith(("/en/", "/zh-hans/", "/ja/")) for url in listing["pages"])
     assert "X-Cache" not in response and "private" in response["Cache-Control"]  # answered, not kept
 
 
@@ -104,6 +148,7 @@ OWN_FILES = {
     "/static/offline/offline.js",
     "/static/offline/icon.svg",
     "/static/study/study.css",
+    "/static/terms/glossary.css",
 }
 EVERY_PAGE = {"/static/css/site.css", "/static/js/site.js", "/static/offline/offline.js"}
 
@@ -125,7 +170,8 @@ def test_the_list_holds_the_sites_own_files_and_nothing_from_the_text(client, ip
     assert 'href="/static/../admin/"' in client.get("/en/ipg/2.4/").content.decode()
 
     listing = json.loads(client.get("/offline/pages.json?lang=en").content)
-    assert set(listing["assets"]) == OWN_FILES | {"/manifest.webmanifest?lang=en"}
+    manifests = {f"/manifest.webmanifest?lang={code}" for code in ("en", "zh-hans", "ja")}  # pages of each language
+    assert set(listing["assets"]) == OWN_FILES | manifests
     for url in listing["assets"]:
         if url.startswith("/static/"):
             assert finders.find(url.removeprefix("/static/")), url
@@ -192,7 +238,7 @@ def test_a_deleted_section_leaves_the_page_list_and_the_version_changes(client, 
     assert set(after["pages"]) < set(before["pages"])
     # the section's pages, and the finder's step that led only to it
     assert {"/ja/ipg/2.4/", "/ja/ipg/2.4/?langs=en,ja"} < removed
-    assert {url for url in removed if not url.startswith("/ja/ipg/2.4/")} == {
+    assert {url for url in removed if not re.match(r"/[a-z-]+/ipg/2\.4/", url)} == {
         "/ja/finder/pre-game/other-error/",
         "/ja/finder/pre-game/other-error/?langs=en,ja",
     }
@@ -206,7 +252,14 @@ def test_a_new_section_joins_the_page_list(client, ipg):
     change(Section(chapter=following.chapter), number="2.7", order=following.order + 1, title_en="TEST section")
     _response, after = listed()
     assert after["version"] != before["version"]
-    assert set(after["pages"]) - set(before["pages"]) == {"/ja/ipg/2.7/", "/ja/ipg/2.7/?langs=en,ja"}
+    assert set(after["pages"]) - set(before["pages"]) == {
+        "/ja/ipg/2.7/",
+        "/ja/ipg/2.7/?langs=ja,en",
+        "/ja/ipg/2.7/?langs=ja,zh-hans",
+        "/ja/ipg/2.7/?langs=en,ja",
+        "/en/ipg/2.7/",
+        "/zh-hans/ipg/2.7/",
+    }
     # in reading order, after the section it follows
     assert after["pages"].index("/ja/ipg/2.7/") == after["pages"].index("/ja/ipg/2.6/?langs=en,ja") + 1
     assert client.get("/ja/ipg/2.7/").status_code == 200

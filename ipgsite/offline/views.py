@@ -26,7 +26,11 @@ ASSETS = (
     "offline/offline.js",
     ICON,
     "study/study.css",
+    "terms/glossary.css",
 )
+# Saved in the reading language, and in the other languages (a switch of interface language lands on them).
+READING_PAGES = ("ipg:outline", "ipg:penalties", "terms:glossary", "study:quiz", "study:quiz-offline", "offline-page")
+OTHER_LANGUAGE_PAGES = ("ipg:outline", "ipg:penalties", "terms:glossary", "offline-page")
 
 
 @require_safe
@@ -67,34 +71,55 @@ def web_manifest(request):
 def pages(request):
     """Every page a reader needs offline in one interface language and, if any, one compare choice.
 
+    The reading language's pages (outline, penalties, glossary, quiz, finder, every section), each section
+    compared with each other language (the page's language first, as ⇄ and the compare form ask for it) and
+    in the compare choice; in the other languages, the pages a switch of interface language or ⇄ in place
+    opens (every section, the outline, penalties, glossary). `scopes` name the (language, `langs`) pairs the
+    list covers: the worker drops a saved page of a scope that the list no longer names.
     `version` changes whenever the content does: the service worker downloads the pages again then.
     `assets` are the site's own files those pages use, at their deployed (hashed) URLs, and the manifest.
     """
     code = _language(request.GET.get("lang"))
     choice = compare.parse(request.GET.get("langs", ""))
     langs = compare.serialize(choice) if len(choice) > 1 else ""
+    others = [other for other in languages.CODES if other != code]
+    pairs = [f"{code},{other}" for other in others]
+    compared = pairs + ([langs] if langs and langs not in pairs else [])
+    sections = list(Section.objects.in_reading_order())
     with translation.override(code):
-        urls = [reverse("ipg:outline"), reverse("ipg:penalties")]
-        for section in Section.objects.in_reading_order():
+        urls = [reverse(name) for name in READING_PAGES]
+        for section in sections:
             url = section.get_absolute_url()
-            urls.append(url)
-            if langs:
-                urls.append(f"{url}?langs={langs}")
+            urls += [url] + [f"{url}?langs={value}" for value in compared]
         for url in finder_urls():  # every step of the infraction finder, so it works offline too
             urls.append(url)
             if langs:
                 urls.append(f"{url}?langs={langs}")
+    for other in others:
+        with translation.override(other):
+            urls += [reverse(name) for name in OTHER_LANGUAGE_PAGES]
+            urls += [section.get_absolute_url() for section in sections]
+    scopes = [[code, ""]] + [[code, value] for value in compared] + [[other, ""] for other in others]
     response = JsonResponse(
         {
             "version": str(content_version()),
             "release": _newest_release(),
             "language": code,
             "langs": langs,
+            "scopes": scopes,
             "pages": urls,
-            "assets": [static(name) for name in ASSETS] + [f"{reverse('offline:manifest')}?lang={code}"],
+            "assets": [static(name) for name in ASSETS]
+            + [f"{reverse('offline:manifest')}?lang={each}" for each in [code, *others]],
         }
     )
     return _kept_only_as_spelled(request, response, lang=code, langs=langs)
+
+
+@require_safe
+def offline_page(request):
+    """What the service worker shows offline for a page it did not save: in the page's language, styled like
+    every page, linking to the outline of that language (saved, so the link reads offline)."""
+    return render(request, "offline/offline.html")
 
 
 def _newest_release():

@@ -11,4 +11,5 @@ urlpatterns = [
     path("ipg/<section:number>/<slug:key>/preview.png", views.preview_image, name="preview-image"),
     path("list/", views.reading_list, name="list"),
     path("quiz/", views.quiz, name="quiz"),
+    path("quiz/offline/", views.quiz_offline, name="quiz-offline"),
 ]

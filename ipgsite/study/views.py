@@ -286,6 +286,32 @@ def _quiz_context(current, answers, marks, code):
     return context
 
 
+OFFLINE_SEED = 1  # the offline quiz's one order: one page per language, whatever seed a step names
+
+
+@require_safe
+def quiz_offline(request):
+    """Every question of the quiz on one page, chapter by chapter, each choice opening whether it is right: what the
+    service worker shows offline for a quiz step it did not save (ipgsite/offline), which a chapter's quiz opens at
+    its chapter. Without a score: each step of the quiz online is a URL of its own, too many to save."""
+    code = get_language()
+    current = quizzes.build(OFFLINE_SEED)
+    chapters = {}
+    for question in current.questions:
+        chapter = question.section.chapter
+        chapters.setdefault(chapter.pk, (chapter, []))[1].append(
+            {
+                "key": question.key,
+                "text": shown_text(question, "text", code, fallback=True),
+                "choices": [(section, section.pk == question.section_id) for section in current.choices_for(question)],
+            }
+        )
+    groups = sorted(chapters.values(), key=lambda group: group[0].order)
+    for number, question in enumerate((q for _chapter, questions in groups for q in questions), start=1):
+        question["number"] = number
+    return render(request, "study/quiz_offline.html", {"chapters": groups, "total": len(current.questions)})
+
+
 def _quiz_start(request, code):
     chapters = []
     examples = Paragraph.objects.filter(part=Part.EXAMPLE)

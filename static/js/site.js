@@ -476,10 +476,17 @@
     });
   }
 
-  // Asks the service worker to keep the player's language too, so that it shows offline.
-  function keepLanguageOffline(code) {
-    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
-    navigator.serviceWorker.controller.postMessage({ type: "save", lang: code, langs: "" });
+  // The player's language until one is picked: the browser's next language this page does not show (a judge's
+  // phone set to Japanese then English offers English), else the first one offered. Every language's sections are
+  // saved for offline reading with the page's own (ipgsite/offline), so any of them shows offline.
+  function browserLanguage(offered) {
+    var tags = navigator.languages || [navigator.language || ""];
+    for (var i = 0; i < tags.length; i++) {
+      var tag = String(tags[i]).toLowerCase();
+      var code = tag.indexOf("zh") === 0 ? "zh-hans" : tag.split("-")[0];
+      if (offered.indexOf(code) >= 0) return code;
+    }
+    return offered[0];
   }
 
   // Show mode: one paragraph large, for handing the phone across the table ----------------------------------------
@@ -593,7 +600,7 @@
     if (select) {
       var remembered = load(PLAYER, null);
       var offered = Array.prototype.map.call(select.options, function (o) { return o.value; });
-      if (offered.indexOf(remembered) >= 0) select.value = remembered;
+      select.value = offered.indexOf(remembered) >= 0 ? remembered : browserLanguage(offered);
       player = select.value;
     }
 
@@ -618,7 +625,6 @@
             return;
           }
           showInPlace(row, player, strings, playerName(), playerCalled());
-          keepLanguageOffline(player);
           remember(RECENT, paragraphItem(section, row), 12);
         });
       }
@@ -661,7 +667,6 @@
         $$("article.section .row > .in-place").forEach(function (box) {
           showInPlace(box.parentNode, player, strings, playerName(), playerCalled());
         });
-        keepLanguageOffline(player);
       });
     }
 

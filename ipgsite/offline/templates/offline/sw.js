@@ -53,7 +53,7 @@ async function page(event) {
   });
   event.waitUntil(network.catch(() => null));
   if (!saved) {
-    return network.catch(() => offlineRedirect(request.url) || offlinePage(request.url));
+    return network.catch(() => offlineAnswer(cache, request.url));
   }
   const slow = new Promise((resolve) => setTimeout(() => resolve(saved), SLOW_NETWORK_MS));
   return Promise.race([network, slow]).catch(() => saved);
@@ -65,20 +65,95 @@ function pageKey(url) {
   return u.href;
 }
 
-// `/lang/ja/?next=/en/ipg/2.3/` switches language through the server; offline, go to the saved page.
-function offlineRedirect(url) {
+const LANGUAGES = ["en", "zh-hans", "ja"];
+const ALIASES = { "zh": "zh-hans", "zh-cn": "zh-hans", "zh-hans-cn": "zh-hans", "jp": "ja", "en-us": "en", "en-gb": "en" };
+
+// Offline, a page not saved as asked for: the saved page that the server would have answered or redirected to,
+// else the offline page in the page's language (saved with the rest: styled, linking to the saved outline).
+async function offlineAnswer(cache, url) {
   const u = new URL(url);
+  u.hash = "";
+  for (const other of [languageSwitch(u), paragraphSection(u), compareSpelled(u), quizOffline(u), await rootOutline(cache, u)]) {
+    if (other && (await cache.match(other.split("#")[0], { ignoreVary: true }))) return Response.redirect(other, 302);
+  }
+  return offlinePage(cache, u);
+}
+
+// `/lang/ja/?next=/en/ipg/2.3/` switches language through the server; offline, go to the saved page.
+function languageSwitch(u) {
   const match = u.pathname.match(/^\/lang\/([a-z-]+)\/$/);
   if (!match) return null;
   const next = new URL(u.searchParams.get("next") || "/", u.origin);
   const rest = next.pathname.replace(/^\/(en|zh-hans|ja)\//, "/");
-  return Response.redirect(new URL("/" + match[1] + rest + next.search, u.origin).href, 302);
+  return new URL("/" + match[1] + rest + next.search, u.origin).href;
 }
 
-function offlinePage(url) {
+// A paragraph's page (`/ja/ipg/2.3/example-c/`) is its section opened at that paragraph: offline, the saved section.
+function paragraphSection(u) {
+  const match = u.pathname.match(/^(\/[a-z-]+\/ipg\/[^/]+\/)([a-z0-9-]+)\/$/);
+  if (!match || match[2] === "history" || u.searchParams.has("release")) return null;  // a release's: never saved
+  const langs = u.searchParams.get("langs");
+  return new URL(match[1] + (langs ? "?langs=" + langs : "") + "#" + match[2], u.origin).href;
+}
+
+// A step of a quiz (`/ja/quiz/?seed=7&chapter=2&a=2.3`), each a URL of its own: the quiz's offline page, every
+// question on one page, at the quiz's chapter.
+function quizOffline(u) {
+  const match = u.pathname.match(/^\/([a-z-]+)\/quiz\/$/);
+  if (!match || !u.searchParams.has("seed")) return null;
+  const chapter = u.searchParams.get("chapter");
+  return new URL("/" + match[1] + "/quiz/offline/" + (chapter ? "#chapter-" + encodeURIComponent(chapter) : ""), u.origin).href;
+}
+
+// The compare form asks for `?langs=ja&langs=en&langs=`; the server answers with `?langs=ja,en` (compare.in_url).
+function compareSpelled(u) {
+  const given = u.searchParams.getAll("langs");
+  if (!given.length) return null;
+  const codes = [];
+  for (const part of given.join(",").split(",")) {
+    let code = part.trim().toLowerCase().replace(/_/g, "-");
+    code = ALIASES[code] || code;
+    if (LANGUAGES.includes(code) && !codes.includes(code)) codes.push(code);
+  }
+  const query = new URLSearchParams(u.search);
+  query.delete("langs");
+  if (codes.length > 1) query.set("langs", codes.join(","));
+  const search = query.toString().replace(/%2C/g, ",");
+  const spelled = new URL(u.pathname + (search ? "?" + search : ""), u.origin).href;
+  return spelled === u.href ? null : spelled;
+}
+
+// The site's root: the saved outline in the browser's language, else in any language saved.
+async function rootOutline(cache, u) {
+  if (u.pathname !== "/") return null;
+  for (const code of preferredLanguages()) {
+    const outline = new URL("/" + code + "/", u.origin).href;
+    if (await cache.match(outline, { ignoreVary: true })) return outline;
+  }
+  return null;
+}
+
+function preferredLanguages() {
+  const wanted = [];
+  for (const tag of self.navigator.languages || []) {
+    const lower = tag.toLowerCase();
+    const code = ALIASES[lower] || (lower.startsWith("zh") ? "zh-hans" : lower.split("-")[0]);
+    if (LANGUAGES.includes(code) && !wanted.includes(code)) wanted.push(code);
+  }
+  return wanted.concat(LANGUAGES.filter((code) => !wanted.includes(code)));
+}
+
+async function offlinePage(cache, u) {
+  const match = u.pathname.match(/^\/(en|zh-hans|ja)\//);
+  const codes = match ? [match[1]].concat(preferredLanguages()) : preferredLanguages();
+  for (const code of codes) {
+    const saved = await cache.match(new URL("/" + code + "/offline/", u.origin).href, { ignoreVary: true });
+    if (saved) {
+      return new Response(saved.body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+  }
   const body = "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
-    "<title>Offline</title><h1>Offline</h1><p>This page was not saved for offline reading. " +
-    "Every section is saved in the languages you have read the guide in: <a href=\"/\">open the outline</a>.</p></html>";
+    "<title>Offline</title><h1>Offline</h1><p>This page was not saved for offline reading.</p></html>";
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
@@ -182,10 +257,14 @@ async function dropRemovedPages(cache, list) {
   }
 }
 
+// A page is of the mode when its language and its `langs` (none, or the only parameter) are one of the list's scopes.
 function ofReadingMode(url, list) {
-  if (url.origin !== self.location.origin || !url.pathname.startsWith("/" + list.language + "/")) return false;
+  if (url.origin !== self.location.origin) return false;
   const query = [...url.searchParams.keys()];
-  return !query.length || (!!list.langs && query.length === 1 && url.searchParams.get("langs") === list.langs);
+  const langs = !query.length ? "" : query.length === 1 && query[0] === "langs" ? url.searchParams.get("langs") : null;
+  if (langs === null) return false;
+  const scopes = list.scopes || [[list.language, ""]].concat(list.langs ? [[list.language, list.langs]] : []);
+  return scopes.some(([code, value]) => url.pathname.startsWith("/" + code + "/") && value === langs);
 }
 
 // `reached`: whether the server answered; `complete`: whether everything it listed was saved.
