@@ -10,20 +10,18 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
 from ipgsite.ipg import compare, languages, versions
-from ipgsite.ipg.models import Chapter, Paragraph, Part, Section, paragraph_at
-from ipgsite.ipg.reading import shown_text
+from ipgsite.ipg.models import Section, paragraph_at
 from ipgsite.ipg.views import section_context
 
 from . import cards, citing, lists, pictures, previews
-from . import quiz as quizzes
 
 
-def _section_url(section, code):
+def section_url(section, code):
     with translation.override(code):
         return section.get_absolute_url()
 
 
-def _share_url(section, key, code):
+def share_url(section, key, code):
     with translation.override(code):
         return reverse("study:paragraph", kwargs={"number": section.number, "key": key})
 
@@ -93,7 +91,7 @@ def paragraph(request, number, key):
         card = pictures.card_for(section, paragraph, code)
         image = reverse("study:preview-image", kwargs={"number": number, "key": paragraph.key})
         image_url = request.build_absolute_uri(f"{image}?v={card.digest}")
-    share_path = _share_url(section, paragraph.key, code)
+    share_path = share_url(section, paragraph.key, code)
     cited = version.name if version else citing.release_quoted(section, paragraph, code)
     place = citing.place_of([r.paragraph for part in parts for r in part.rows], paragraph.key)
     permanent = citing.permanent_url(request, section.number, paragraph.key, code, cited)
@@ -106,7 +104,7 @@ def paragraph(request, number, key):
         "paragraph_name": citing.paragraph_name(place),
         "description": description,
         "description_lang": languages.html_lang(code),
-        "section_url": _section_url(section, code)
+        "section_url": section_url(section, code)
         + (
             "?" + urlencode(_langs(compare.serialize(codes) if chosen else "") + _release(version), safe=",")
             if chosen or version
@@ -116,12 +114,12 @@ def paragraph(request, number, key):
         "history_url": reverse("history:paragraph", kwargs={"number": section.number, "key": paragraph.key})
         + (f"?langs={compare.serialize(codes)}" if chosen else ""),
         "canonical_url": request.build_absolute_uri(
-            f"{_section_url(section, code)}{_at_home(version, section)}#{paragraph.key}"
+            f"{section_url(section, code)}{_at_home(version, section)}#{paragraph.key}"
         ),
         "share_url": request.build_absolute_uri(share_path + (f"?release={version.name}" if version else "")),
         "image_url": image_url,
         "alternates": [
-            (other, request.build_absolute_uri(_share_url(section, paragraph.key, other))) for other in languages.CODES
+            (other, request.build_absolute_uri(share_url(section, paragraph.key, other))) for other in languages.CODES
         ],
         "citation": citing.citation(section.number, place, cited),
         "permanent_url": permanent,
@@ -216,115 +214,3 @@ def reading_list(request):
 
 def _langs(langs):
     return [("langs", langs)] if langs else []
-
-
-@require_safe
-def quiz(request):
-    """One example at a time: which infraction is it? Every step is a plain link; `seed` fixes the order."""
-    code = get_language()
-    try:
-        if "seed" not in request.GET:
-            return _quiz_start(request, code)
-        seed = quizzes.parse_seed(request.GET.get("seed"))
-        current = quizzes.build(seed, request.GET.get("chapter"), request.GET.getlist("section"))
-        answers = request.GET.getlist("a")
-        marks = quizzes.check_answers(current, answers)
-    except quizzes.BadQuiz as problem:
-        context = {"message": _bad_quiz_message(str(problem)), "start_url": reverse("study:quiz")}
-        return render(request, "study/quiz_problem.html", context, status=404)
-    return render(request, "study/quiz.html", _quiz_context(current, answers, marks, code))
-
-
-def _bad_quiz_message(problem):
-    return {
-        "seed": gettext("A quiz's seed is a whole number below one billion."),
-        "section": gettext("The quiz names a section that does not exist."),
-        "chapter": gettext("The quiz names a chapter that does not exist."),
-        "answer": gettext("An answer of this quiz is not one of its question's choices."),
-        "too-many-answers": gettext("This quiz has more answers than questions."),
-    }[problem]
-
-
-def _quiz_url(current, answers=()):
-    query = [("seed", current.seed)] + current.scope() + [("a", a) for a in answers]
-    return reverse("study:quiz") + "?" + urlencode(query)
-
-
-def _quiz_context(current, answers, marks, code):
-    total = len(current.questions)
-    context = {
-        "quiz": current,
-        "total": total,
-        "answered": len(answers),
-        "score": sum(marks),
-        "restart_url": _quiz_url(current),
-        "new_url": _quiz_url(quizzes.Quiz(seed=quizzes.new_seed(), chapter=current.chapter, sections=current.sections)),
-        "start_url": reverse("study:quiz"),
-    }
-    if answers:
-        asked = current.questions[len(answers) - 1]
-        section = asked.section
-        has_definition = section.paragraphs.filter(part=Part.DEFINITION).exists()
-        context["result"] = {
-            "right": marks[-1],
-            "answer": next(s for s in current.choices_for(asked) if s.number == answers[-1]),
-            "section": section,
-            "penalty": section.penalty,
-            "example_url": _share_url(section, asked.key, code),
-            # its Definition part, however many paragraphs it has (2.1 has 17)
-            "definition_url": f"{_section_url(section, code)}#part-{Part.DEFINITION}" if has_definition else "",
-        }
-    if len(answers) < total:
-        question = current.questions[len(answers)]
-        context["question"] = {
-            "number": len(answers) + 1,
-            "text": shown_text(question, "text", code, fallback=True),
-            "choices": [
-                (section, _quiz_url(current, [*answers, section.number])) for section in current.choices_for(question)
-            ],
-        }
-    return context
-
-
-OFFLINE_SEED = 1  # the offline quiz's one order: one page per language, whatever seed a step names
-
-
-@require_safe
-def quiz_offline(request):
-    """Every question of the quiz on one page, chapter by chapter, each choice opening whether it is right: what the
-    service worker shows offline for a quiz step it did not save (ipgsite/offline), which a chapter's quiz opens at
-    its chapter. Without a score: each step of the quiz online is a URL of its own, too many to save."""
-    code = get_language()
-    current = quizzes.build(OFFLINE_SEED)
-    chapters = {}
-    for question in current.questions:
-        chapter = question.section.chapter
-        chapters.setdefault(chapter.pk, (chapter, []))[1].append(
-            {
-                "key": question.key,
-                "text": shown_text(question, "text", code, fallback=True),
-                "choices": [(section, section.pk == question.section_id) for section in current.choices_for(question)],
-            }
-        )
-    groups = sorted(chapters.values(), key=lambda group: group[0].order)
-    for number, question in enumerate((q for _chapter, questions in groups for q in questions), start=1):
-        question["number"] = number
-    return render(request, "study/quiz_offline.html", {"chapters": groups, "total": len(current.questions)})
-
-
-def _quiz_start(request, code):
-    chapters = []
-    examples = Paragraph.objects.filter(part=Part.EXAMPLE)
-    for chapter in Chapter.objects.all():
-        count = examples.filter(section__chapter=chapter).count()
-        if count:
-            chapters.append((chapter, count, _quiz_url(quizzes.Quiz(seed=quizzes.new_seed(), chapter=chapter))))
-    sections = Section.objects.filter(paragraphs__part=Part.EXAMPLE).distinct().in_reading_order()
-    context = {
-        "everything_url": _quiz_url(quizzes.Quiz(seed=quizzes.new_seed())),
-        "total": examples.count(),
-        "chapters": chapters,
-        "sections": sections,
-        "seed": quizzes.new_seed(),
-    }
-    return render(request, "study/quiz_start.html", context)
