@@ -80,7 +80,7 @@ def section(request, number):
     else:
         section = Section.objects.select_related("chapter").filter(number=number).first()
         if section is None:
-            return JsonResponse({"error": f"There is no section {number!r} in the IPG."}, status=404)
+            return _no_section(number)
     paragraphs = version.paragraphs if version else list(section.paragraphs.order_by("order").prefetch_related("notes"))
     data = _section_summary(request, section, bool(paragraphs), version.name if version else None)
     data["chapter"] = section.chapter.number
