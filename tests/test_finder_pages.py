@@ -1,5 +1,8 @@
 """The infraction finder's pages: every path walked in every language, the way back, citations, and bad URLs."""
 
+import re
+from collections import Counter
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -160,6 +163,23 @@ def test_reading_a_finder_page_writes_nothing(client, ipg, url):
         assert client.get(url).status_code == 200
     writes = [q["sql"] for q in queries if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
     assert writes == []
+
+
+def queries_repeated_per_row(client, url):
+    """The statements a page ran more than three times with only their values changed: one query per paragraph."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    shapes = Counter(re.sub(r"\b\d+\b|'[^']*'", "?", q["sql"]) for q in queries)
+    return {shape: count for shape, count in shapes.items() if count > 3}
+
+
+@pytest.mark.parametrize(
+    "url", ["/ja/finder/in-game/no-effect/", "/en/finder/in-game/shown/no/", "/en/ipg/2.3/", "/ja/ipg/2.3/?langs=ja,en"]
+)
+def test_a_page_naming_many_paragraphs_reads_them_together(client, ipg, url):
+    """A finder step quoting a dozen paragraphs and naming them ("Example C") read each section's paragraphs once;
+    it had read each paragraph's section again, one query per paragraph (643 for one step)."""
+    assert queries_repeated_per_row(client, url) == {}
 
 
 def test_answers_are_plain_links_and_pages_carry_no_inline_script_or_style(client, ipg):

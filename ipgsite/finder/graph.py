@@ -145,11 +145,22 @@ def finder_urls():
     return [step_url(answers) for answers in Graph.stored().steps()]
 
 
+class Cited:
+    """The paragraphs `cites` name ("2.3#definition-1"), read together: one query, and one Section object per
+    section, so that naming them ("Example C") reads each section's paragraphs once."""
+
+    def __init__(self, cites):
+        sections, self.found = {}, {}
+        numbers = {cite.split("#")[0] for cite in cites}
+        for p in Paragraph.objects.filter(section__number__in=numbers).select_related("section"):
+            p.section = sections.setdefault(p.section_id, p.section)
+            self.found[(p.section.number, p.key)] = p
+
+    def __call__(self, cites):
+        """Those of `cites` found, in that order."""
+        pairs = [tuple(cite.split("#")) for cite in cites]
+        return [self.found[pair] for pair in pairs if pair in self.found]
+
+
 def cited_paragraphs(cites):
-    """The paragraphs `cites` name ("2.3#definition-1"), in that order, with their sections."""
-    pairs = [tuple(cite.split("#")) for cite in cites]
-    found = {
-        (p.section.number, p.key): p
-        for p in Paragraph.objects.filter(section__number__in={n for n, _k in pairs}).select_related("section")
-    }
-    return [found[pair] for pair in pairs if pair in found]
+    return Cited(cites)(cites)

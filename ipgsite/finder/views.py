@@ -11,7 +11,7 @@ from ipgsite.ipg import compare, languages
 from ipgsite.ipg.models import Paragraph, Part
 from ipgsite.ipg.reading import note_texts, shown_text
 
-from .graph import Graph, cited_paragraphs, step_url
+from .graph import Cited, Graph, cited_paragraphs, step_url
 from .models import Case, Example
 
 MAX_DEPTH = 100  # deeper than any graph checkcontent accepts is no step
@@ -28,7 +28,7 @@ def _codes(request):
     return codes, f"?langs={compare.serialize(codes)}"
 
 
-def citations(cites, codes):
+def citations(cites, codes, cited=cited_paragraphs):
     """Each cited paragraph with its text in each of `codes` (a missing one shown as missing, as compare does)."""
     fallback = len(codes) == 1
     return [
@@ -40,7 +40,7 @@ def citations(cites, codes):
             # where Looking at Extra Cards ends and Hidden Card Error begins), marked as commentary
             "notes": [(note, note_texts(note, codes)) for note in paragraph.notes.order_by("order")],
         }
-        for paragraph in cited_paragraphs(cites)
+        for paragraph in cited(cites)
     ]
 
 
@@ -79,7 +79,9 @@ def cases(graph, query):
     """The situations the IPG decides outside its examples, in the site's words, each with the paragraphs that decide
     it and the link to the step its answers reach (one whose path is gone since the load is left out)."""
     found = []
-    for case in Case.objects.order_by("order"):
+    every = list(Case.objects.order_by("order"))
+    cited = Cited([cite for case in every for cite in case.cites])
+    for case in every:
         try:
             end = graph.walk(tuple(case.answers))
         except Http404:
@@ -88,7 +90,7 @@ def cases(graph, query):
             found.append(
                 {
                     "wording": wording(case.text_in, get_language()),
-                    "citations": cited_paragraphs(case.cites),
+                    "citations": cited(case.cites),
                     "href": step_url(case.answers) + query,
                 }
             )
@@ -140,21 +142,23 @@ def step(request, answers=""):
     node = current.node
     if current.is_outcome:
         section = node.section
+        ruled_out = list(current.ruled_out())
+        cited = Cited([*node.cites, *(cite for r in ruled_out for cite in r.taken.question.cites)])
         context.update(
             page_title=f"{section.number} {section.title_in(code) or section.title_en}"
             if section
             else gettext("Not an infraction"),
             section=section,
             has_text=section.paragraphs.exists() if section else True,
-            citations=citations(node.cites, codes),
+            citations=citations(node.cites, codes, cited),
             ruled_out=[
                 {
                     "section": r.section,
                     "question": wording(r.taken.question.text_in, code),
                     "href": step_url(r.taken.before) + query,
-                    "citations": cited_paragraphs(r.taken.question.cites),
+                    "citations": cited(r.taken.question.cites),
                 }
-                for r in current.ruled_out()
+                for r in ruled_out
             ],
         )
     else:

@@ -51,7 +51,7 @@ def name_in(section, key):
     """The name of the paragraph `key` of `section` (a Section), read once per section object; "" if it has none."""
     paragraphs = getattr(section, "_named_paragraphs", None)
     if paragraphs is None:
-        paragraphs = list(section.paragraphs.order_by("order").only("key", "part"))
+        paragraphs = list(section.paragraphs.order_by("order").only("key", "part", "section"))
         section._named_paragraphs = paragraphs
     place = place_of(paragraphs, key)
     return paragraph_name(place) if place else ""

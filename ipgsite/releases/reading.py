@@ -127,7 +127,7 @@ def as_released(number, value):
     content = section_as_of(release, number)
     if content is None:
         raise Http404(_("This section was not in the release of %(date)s.") % {"date": release.date.isoformat()})
-    frozen = release.sections.only("number", "order", "content")
+    frozen = release.sections.only("number", "order", "content", "release")
     previous = frozen.filter(order__lt=content["order"]).order_by("-order").first()
     following = frozen.filter(order__gt=content["order"]).order_by("order").first()
     return Version(
