@@ -298,7 +298,11 @@ def test_the_wake_lock_is_let_go_when_show_mode_closes(live_ipg, new_page):
     expect(page.locator("dialog.show-mode")).to_have_attribute("data-wake-lock", "on")
     assert page.evaluate("window.locks.map((l) => l.released)") == [False]
     page.keyboard.press("Escape")
-    page.wait_for_function("window.locks[0].released === true")
+    for _ in range(50):  # wait_for_function would evaluate a string, which the page's CSP refuses
+        if page.evaluate("window.locks[0].released"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.locks[0].released") is True
 
 
 def wait_until_saved(page):

@@ -1,6 +1,7 @@
 """The Cite control in headless Chromium: the paragraph's page copies its citation with its permanent link."""
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -11,7 +12,7 @@ def test_cite_copies_the_citation_and_its_permanent_link(live_ipg, new_page):
     button = page.locator("button.copy-citation")
     assert button.is_visible()  # shown by study.js; without it the citation and link are the text above
     button.click()
-    page.wait_for_function("document.querySelector('.cite-status').textContent.length > 0")
+    expect(page.locator(".cite-status")).not_to_be_empty()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == f"IPG 2.3節 例C（2024-09-23の版） {live_ipg.url}/ja/ipg/2.3/example-c/?release=2024-09-23"
     assert page.locator(".cite-status").inner_text().startswith("引用をコピーしました")

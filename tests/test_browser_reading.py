@@ -1,6 +1,7 @@
 """What a judge sees in headless Chromium, on a phone (390×844) and at a desk (1280×800)."""
 
 import pytest
+from playwright.sync_api import expect
 
 from edits import write_note
 from ipgsite.ipg.models import Note, Paragraph
@@ -126,7 +127,7 @@ def test_every_block_of_text_carries_its_language_and_the_link_control_copies_th
     assert wrong == []
     # The link control, on the same page.
     page.click("#example-c > a.permalink")
-    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    expect(page.locator("#copy-status")).not_to_be_empty()
     # The link to share is the paragraph's own page (ipgsite/study), whose link preview shows this paragraph,
     # in the languages this page compares.
     assert (
@@ -155,7 +156,6 @@ def test_pages_read_without_javascript(live_ipg, new_page):
 @pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg, new_page, viewport, javascript):
-    from playwright.sync_api import expect
 
     page = new_page(viewport, java_script_enabled=javascript)
     page.goto(live_ipg.url + "/ja/ipg/2.3/")
@@ -197,7 +197,6 @@ def test_one_tap_compares_a_pair_and_one_tap_goes_back_to_one_language(live_ipg,
 @pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_the_outline_shows_the_sections_with_text_first_the_rest_folded(live_ipg, new_page, viewport, javascript):
-    from playwright.sync_api import expect
 
     from ipgsite.ipg.models import Section
 

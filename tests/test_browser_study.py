@@ -1,6 +1,7 @@
 """Study tools in headless Chromium on a phone: a reading list built with the ¶ menu, opened elsewhere."""
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +95,6 @@ def test_the_shared_paragraph_is_in_view_and_highlighted(live_ipg, new_page, lan
 
 @pytest.mark.parametrize("viewport", LAYOUTS)
 def test_the_shared_paragraph_page_is_a_table_page_opening_with_the_title_in_view(live_ipg, new_page, viewport):
-    from playwright.sync_api import expect
 
     page = new_page(viewport)
     page.goto(live_ipg.url + "/ja/ipg/2.3/example-c/")
@@ -151,7 +151,7 @@ def test_the_link_copied_from_a_compare_page_opens_the_paragraph_in_its_language
     page = new_page(PHONE, permissions=["clipboard-read", "clipboard-write"])
     page.goto(live_ipg.url + "/en/ipg/2.3/?langs=ja,en")
     page.click("#example-c > a.permalink")
-    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    expect(page.locator("#copy-status")).not_to_be_empty()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == f"{live_ipg.url}/en/ipg/2.3/example-c/?langs=ja,en"
     menu = page.locator(".paragraph-menu[data-ref='2.3:example-c']")
@@ -178,7 +178,6 @@ def test_the_quiz_is_answered_by_following_links(live_ipg, new_page):
 
 
 def test_a_reading_list_once_opened_reads_offline(live_ipg, new_page):
-    from playwright.sync_api import expect
 
     page = new_page(PHONE, service_workers="allow")
     url = f"{live_ipg.url}/ja/list/?p=2.3:example-c&p=2.4:definition-1&langs=ja,en"
@@ -265,7 +264,7 @@ def test_a_reading_list_names_its_paragraphs_and_its_link_in_words(live_ipg, new
     link = page.locator("a.list-url")
     assert link.inner_text() == "本清单的链接" and link.get_attribute("href") == live_ipg.url + url
     page.locator("button.copy-list-link").click()
-    page.wait_for_function("document.querySelector('.copy-status').textContent.length > 0")
+    expect(page.locator(".copy-status")).not_to_be_empty()
     assert page.evaluate("navigator.clipboard.readText()") == live_ipg.url + url
     assert "http" not in page.locator(".list-link").inner_text()  # said done, the address not shown
     for badge in page.locator(".fallback-mark").all():
