@@ -7,8 +7,7 @@ from django.utils.safestring import mark_safe
 
 from ipgsite.ipg.text import CJK_LETTER
 
-from .folding import fold, fold_with_spans
-from .stemming import WORD, stem
+from .folding import WORD, fold, fold_with_spans, stem
 
 # How much text to show, in characters: CJK text says more per character.
 WIDTH = {"en": 180, "zh-hans": 80, "ja": 90}

@@ -14,8 +14,7 @@ from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 
 from .expanding import simplified
-from .folding import fold
-from .stemming import stem_phrase, words
+from .folding import fold, stem_phrase, words
 
 MAX_SUGGESTIONS = 3
 
