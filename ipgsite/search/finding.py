@@ -16,7 +16,6 @@ from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg import text as cjk
 from ipgsite.ipg.models import Alias, Paragraph, Section
-from ipgsite.ipg.text import CJK_LETTER
 from ipgsite.terms.lookup import vocabulary
 
 from .expanding import expand, names_of, simplified
@@ -167,14 +166,14 @@ class Finds:
         self.known.update((text, bool(ids)) for text, ids in holding.items())
         return holding
 
-    def ask(self, terms):
-        self.holding([term for term in terms if term.text not in self.known])
+    def alone(self, term):
+        if term.text not in self.known:
+            self.holding([term])
+        return self.known[term.text]
 
     def __call__(self, text):
         """Whether a single folded term, alone, finds anything."""
-        term = expand([text], self.termbase)[0]
-        self.ask([term])
-        return self.known[term.text]
+        return self.alone(expand([text], self.termbase)[0])
 
 
 # CJK phrases split into parts
@@ -186,7 +185,7 @@ _cjk_names = [None, None]  # the vocabulary last read, and its folded names in C
 def cjk_names(termbase):
     if _cjk_names[0] is not termbase:
         forms = names_of(termbase).by_form if termbase else {}
-        _cjk_names[:] = [termbase, frozenset(form for form in forms if CJK_LETTER.search(form))]
+        _cjk_names[:] = [termbase, frozenset(form for form in forms if cjk.CJK_LETTER.search(form))]
     return _cjk_names[1]
 
 
@@ -199,7 +198,7 @@ def script(char):
 
 
 def is_phrase(text):
-    return len(text) >= 2 and CJK_LETTER.search(text) is not None and " " not in text
+    return len(text) >= 2 and cjk.CJK_LETTER.search(text) is not None and " " not in text
 
 
 def pairs(text):
@@ -245,9 +244,7 @@ def split_phrases(terms, termbase, finds):
     """The terms, each CJK phrase that names nothing and finds nothing replaced by its parts; the phrases split, each
     a tuple of its parts' terms; and whether parts were left out. Each term keeps its first part, and the phrases
     share the rest of MAX_TERMS in the order typed (a phrase of 40 characters has 20 parts or so)."""
-    phrasal = [term for term in terms if term.named is None and is_phrase(term.text)]
-    finds.ask(phrasal)
-    phrasal = [term for term in phrasal if not finds.known[term.text]]
+    phrasal = [term for term in terms if term.named is None and is_phrase(term.text) and not finds.alone(term)]
     kept = kept_entries()
     held = {pair for term in phrasal for pair in pairs(term.text) if kept.holding_form(pair)}
     out, split, dropped, spare = [], [], False, MAX_TERMS - len(terms)
@@ -452,24 +449,20 @@ def find(query, page_language, names=None):
     results.work.terms, results.work.snippets = len(terms), len(page)
     sections, by_section = names.sections_of({found.section_id for found in page}), {}
     for found in page:
-        if found.section_id not in sections:  # deleted since the page was read
+        if (section := sections.get(found.section_id)) is None:  # deleted since the page was read
             continue
-        if found.section_id not in by_section:
-            section = sections[found.section_id]
-            by_section[found.section_id] = Group(section=section, url=names.url_of(section))
-        group = by_section[found.section_id]
+        group = by_section.setdefault(section.pk, Group(section=section, url=names.url_of(section)))
         # Only the stems its words have: looking for the others would read every word of it.
         marks = snippet(found.text, forms, found.language, found.folded, stems.intersection(found.stems.split()), words)
-        missing = lacking(terms, found.folded, found.stems) if results.partial else []
         group.hits.append(
             Hit(
-                found.key,
-                found.language,
-                found.kind,
-                found.note_id is not None,
-                marks,
-                f"{group.url}#{found.key}",
-                missing,
+                key=found.key,
+                language=found.language,
+                kind=found.kind,
+                is_note=found.note_id is not None,
+                snippet=marks,
+                url=f"{group.url}#{found.key}",
+                missing=lacking(terms, found.folded, found.stems) if results.partial else [],
             )
         )
     results.groups = list(by_section.values())

@@ -24,16 +24,10 @@ def _fold_cluster(cluster):
     return _visible(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", cluster).casefold()))
 
 
-_CHARS = {}  # char -> (its fold, whether it joins the character before it)
-
-
+@lru_cache(maxsize=100_000)
 def _char(char):
-    info = _CHARS.get(char)
-    if info is None:
-        info = (_fold_cluster(char), bool(unicodedata.combining(char)) or char in JOINING)
-        if len(_CHARS) < 100_000:
-            _CHARS[char] = info
-    return info
+    """Its fold, and whether it joins the character before it."""
+    return _fold_cluster(char), bool(unicodedata.combining(char)) or char in JOINING
 
 
 def _folded_clusters(text):

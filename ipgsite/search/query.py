@@ -10,7 +10,7 @@ from .folding import clean, fold
 from .models import Kind
 
 MAX_LENGTH = 200  # characters; longer queries are cut, with a notice
-MAX_TERMS = 8  # words searched, and terms once CJK phrases are split into parts (search/phrases.py); beyond, a notice
+MAX_TERMS = 8  # words searched, and terms once CJK phrases are split into parts (search/finding.py); beyond, a notice
 PHRASE = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
 
 

@@ -105,8 +105,6 @@ def placed_spread(folded, phrases):
     of its forms (0 where none is found)."""
     total = 0
     for parts in phrases:
-        places = [
-            folded.find(forms[0]) + 1 if len(forms) == 1 else max(folded.find(f) for f in forms) + 1 for forms in parts
-        ]
+        places = [max(map(folded.find, forms)) + 1 for forms in parts]
         total += max(places) - min(places)
     return total
