@@ -49,24 +49,6 @@ def _name_key(name):
     return canonical(fold(name).strip(QUOTES + " "))
 
 
-def _folded_names(sections, aliases):
-    numbers, names, spellings = {}, {}, {}
-    for section in sections:
-        numbers[section.number.casefold()] = section.pk
-        titles = [getattr(section, field) for field in TITLE_FIELDS]
-        names[section.pk] = {_name_key(title) for title in titles if title}
-        for code, title in zip(languages.CODES, titles, strict=True):
-            if title:
-                spellings.setdefault(_name_key(title), (title, code))
-                # A title's last part is how judges say it: "Hidden Card Error" for "Game Play Error — …".
-                short = canonical(title).rsplit("—", 1)[-1].strip()
-                spellings.setdefault(_name_key(short), (short, code))
-    for section_id, name, code in aliases:
-        names.setdefault(section_id, set()).add(_name_key(name))
-        spellings.setdefault(_name_key(name), (name, code))
-    return numbers, names, spellings
-
-
 _section_names = {}  # content version -> what SectionNames reads
 _spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
 
@@ -99,8 +81,21 @@ class SectionNames:
     @staticmethod
     def _read():
         sections = {section.pk: section for section in Section.objects.in_reading_order()}
-        aliases = tuple(Alias.objects.order_by("pk").values_list("section_id", "name", "language"))
-        return (sections, *_folded_names(tuple(sections.values()), aliases), {})
+        numbers, names, spellings = {}, {}, {}
+        for section in sections.values():
+            numbers[section.number.casefold()] = section.pk
+            titles = [getattr(section, field) for field in TITLE_FIELDS]
+            names[section.pk] = {_name_key(title) for title in titles if title}
+            for code, title in zip(languages.CODES, titles, strict=True):
+                if title:
+                    spellings.setdefault(_name_key(title), (title, code))
+                    # A title's last part is how judges say it: "Hidden Card Error" for "Game Play Error — …".
+                    short = canonical(title).rsplit("—", 1)[-1].strip()
+                    spellings.setdefault(_name_key(short), (short, code))
+        for section_id, name, code in Alias.objects.order_by("pk").values_list("section_id", "name", "language"):
+            names.setdefault(section_id, set()).add(_name_key(name))
+            spellings.setdefault(_name_key(name), (name, code))
+        return sections, numbers, names, spellings, {}
 
     def sections_of(self, pks):
         """The sections with these primary keys that exist, newer ones read now."""

@@ -26,13 +26,9 @@ def _strip_punctuation(term):
 
 def split_terms(text):
     """Folded terms: words separated by spaces, or phrases in double quotes; surrounding punctuation dropped."""
-    terms = {}
-    for match in PHRASE.finditer(text):
-        words = next(g for g in match.groups() if g is not None)
-        term = " ".join(_strip_punctuation(fold(words)).split())
-        if term:
-            terms[term] = None
-    return list(terms)
+    phrases = (match.group(match.lastindex) for match in PHRASE.finditer(text))
+    terms = (" ".join(_strip_punctuation(fold(phrase)).split()) for phrase in phrases)
+    return list(dict.fromkeys(term for term in terms if term))
 
 
 def _page(raw):

@@ -75,7 +75,9 @@ class Search:
 
     def rank_key(self):
         """Each entry's rank as one number, each key in bits of its own."""
-        head, phrases = self.rank_head(), placed_forms(self.ranking.phrases)
+        head = self.rank_head()
+        # For each split phrase, for each of its parts, the forms whose first place in a text is the part's place.
+        phrases = tuple(tuple(tuple(part.forms[:MAX_PLACED_FORMS]) for part in parts) for parts in self.ranking.phrases)
         forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(self.page_language)]
         forms = [(form, length) for form, length in forms if form]
         last = len(forms) - 1
@@ -93,11 +95,6 @@ class Search:
             return (order << 2 | KIND_ORDER.get(entry.kind, 2)) << 48 | entry.id
 
         return key
-
-
-def placed_forms(phrases):
-    """For each split phrase, for each of its parts, the forms whose first place in a text is the part's place."""
-    return tuple(tuple(tuple(part.forms[:MAX_PLACED_FORMS]) for part in parts) for parts in phrases)
 
 
 def placed_spread(folded, phrases):
