@@ -3,9 +3,8 @@ their index (ipgsite/search/kept.py) are held to."""
 
 from ipgsite.search.expanding import expand
 from ipgsite.search.finding import Finds, split_phrases
-from ipgsite.search.kept import kept_entries
+from ipgsite.search.kept import holds_term, kept_entries
 from ipgsite.search.models import Entry
-from ipgsite.search.partial import holds_term
 from ipgsite.terms.lookup import vocabulary
 
 

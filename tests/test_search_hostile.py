@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ipgsite.search.expanding import expand
-from ipgsite.search.finding import PAGE_SIZE, find
+from ipgsite.search.finding import MAX_TRIES, PAGE_SIZE, find, tries
 from ipgsite.search.models import Entry
-from ipgsite.search.partial import MAX_TRIES, tries
 from ipgsite.search.query import MAX_LENGTH, MAX_TERMS, Query
 from pages import parse
 from scan import assert_kept_finds_as_a_scan_does
@@ -381,7 +380,7 @@ def test_the_groups_of_words_are_made_only_as_they_are_tried():
         term.text: frozenset({at, 1000 + at % 3}) for at, term in enumerate(terms)
     }  # its own entry, a shared one
     tracemalloc.start()
-    _missing, levels = tries(terms, holding)
+    levels = tries(terms, holding)
     tried = list(islice(levels, 100))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()

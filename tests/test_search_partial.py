@@ -7,8 +7,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from edits import write
-from ipgsite.search.finding import find
-from ipgsite.search.partial import SMALL_WORDS
+from ipgsite.search.finding import SMALL_WORDS, find
 from ipgsite.search.query import Query
 from pages import parse
 from scan import assert_kept_finds_as_a_scan_does

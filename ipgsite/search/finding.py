@@ -1,7 +1,11 @@
-"""Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section."""
+"""Answering a query: the section it names, or the paragraphs and notes holding it, ranked and grouped by section.
+
+When the query as typed finds nothing, a CJK phrase is split into parts (先手抓牌: 先手, 抓, 牌), then the entries
+holding most of its words are shown, each saying which words it lacks."""
 
 import re
 from dataclasses import dataclass, field
+from itertools import combinations, islice
 
 from django.db import connection
 from django.urls import get_script_prefix
@@ -10,23 +14,32 @@ from django.utils.translation import get_language
 from ipgsite.caching.versions import content_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
+from ipgsite.ipg import text as cjk
 from ipgsite.ipg.models import Alias, Paragraph, Section
-from ipgsite.ipg.text import CJK_LETTER
 from ipgsite.terms.lookup import vocabulary
 
-from . import phrases
 from .expanding import expand, names_of, simplified
 from .folding import fold
+from .kept import holds_term, kept_entries
 from .models import Kind
-from .partial import is_small, lacking, tries
 from .query import MAX_TERMS
-from .ranking import Ranking, Search, ids_holding, which_find, which_held
+from .ranking import Ranking, Search
 from .snippets import snippet
 from .suggesting import Spellings, did_you_mean
 
 PAGE_SIZE = 20
+MAX_TRIES = 12  # groups of two words or more tried together for partial matches; beyond, each word alone
 NUMBER = re.compile(r"^(?:(?:section|ipg|§)\s*)?(?P<number>\d+\.\d+)\s*[節节]?$|^appendix\s*(?P<appendix>[a-z])$")
 QUOTES = "\"'“”‘’「」『』〔〕【】()（）[]"
+TITLE_FIELDS = [f"title_{languages.field_suffix(code)}" for code in languages.CODES]
+SMALL_WORDS = frozenset(  # never required for a partial match, never reported missing
+    "a an and are as at be by for from has have he her his in into is it its of on or she that the their them then"
+    " they this to was were when with 的 了 在 是 和 与 之 が を に は の で と も".split()
+)
+GRAMMAR = frozenset("的了在是和与之")  # one-character particles, not searched for in a split phrase
+HIRAGANA = re.compile(f"[{cjk.HIRAGANA}{cjk.KANA_SOUND_MARKS}{cjk.HIRAGANA_MARKS}]")
+KATAKANA = re.compile(f"[{cjk.KATAKANA}{cjk.KATAKANA_MIDDLE_DOT}{cjk.KATAKANA_MARKS}{cjk.KATAKANA_SMALL}]")
+HAN = re.compile(f"[{cjk.ITERATION_MARK}{cjk.HAN}]")
 
 
 # Sections by name or number
@@ -34,27 +47,6 @@ QUOTES = "\"'“”‘’「」『』〔〕【】()（）[]"
 
 def _name_key(name):
     return canonical(fold(name).strip(QUOTES + " "))
-
-
-TITLE_FIELDS = [f"title_{languages.field_suffix(code)}" for code in languages.CODES]
-
-
-def _folded_names(sections, aliases):
-    numbers, names, spellings = {}, {}, {}
-    for section in sections:
-        numbers[section.number.casefold()] = section.pk
-        titles = [getattr(section, field) for field in TITLE_FIELDS]
-        names[section.pk] = {_name_key(title) for title in titles if title}
-        for code, title in zip(languages.CODES, titles, strict=True):
-            if title:
-                spellings.setdefault(_name_key(title), (title, code))
-                # A title's last part is how judges say it: "Hidden Card Error" for "Game Play Error — …".
-                short = canonical(title).rsplit("—", 1)[-1].strip()
-                spellings.setdefault(_name_key(short), (short, code))
-    for section_id, name, code in aliases:
-        names.setdefault(section_id, set()).add(_name_key(name))
-        spellings.setdefault(_name_key(name), (name, code))
-    return numbers, names, spellings
 
 
 _section_names = {}  # content version -> what SectionNames reads
@@ -73,12 +65,8 @@ def spellings_of(section_spellings, terms):
 
 
 class SectionNames:
-    """Every section's names (titles in each language, aliases, former names) and numbers, folded for comparison;
-    and the sections themselves, in reading order, with their addresses.
-
-    Read on every search, so read once per content version (`ipgsite.caching.versions`, which every write of
-    sections and aliases changes), as `terms.lookup.vocabulary()` is.
-    """
+    """The sections in reading order, and their names (titles, aliases) and numbers folded, read once per content
+    version; and their addresses."""
 
     def __init__(self):
         version = content_version()
@@ -93,17 +81,28 @@ class SectionNames:
     @staticmethod
     def _read():
         sections = {section.pk: section for section in Section.objects.in_reading_order()}
-        aliases = tuple(Alias.objects.order_by("pk").values_list("section_id", "name", "language"))
-        return (sections, *_folded_names(tuple(sections.values()), aliases), {})
+        numbers, names, spellings = {}, {}, {}
+        for section in sections.values():
+            numbers[section.number.casefold()] = section.pk
+            titles = [getattr(section, field) for field in TITLE_FIELDS]
+            names[section.pk] = {_name_key(title) for title in titles if title}
+            for code, title in zip(languages.CODES, titles, strict=True):
+                if title:
+                    spellings.setdefault(_name_key(title), (title, code))
+                    # A title's last part is how judges say it: "Hidden Card Error" for "Game Play Error — …".
+                    short = canonical(title).rsplit("—", 1)[-1].strip()
+                    spellings.setdefault(_name_key(short), (short, code))
+        for section_id, name, code in Alias.objects.order_by("pk").values_list("section_id", "name", "language"):
+            names.setdefault(section_id, set()).add(_name_key(name))
+            spellings.setdefault(_name_key(name), (name, code))
+        return sections, numbers, names, spellings, {}
 
     def sections_of(self, pks):
-        """The sections with these primary keys that exist: as read since the content last changed, or read now
-        if they are newer."""
+        """The sections with these primary keys that exist, newer ones read now."""
         found = {pk: self.sections[pk] for pk in pks if pk in self.sections}
         return found | Section.objects.in_bulk(set(pks) - found.keys())
 
     def url_of(self, section):
-        """Its address, reversed once per section and language rather than once per result."""
         key = (section.pk, get_language(), get_script_prefix())
         if key not in self._urls:
             self._urls[key] = section.get_absolute_url()
@@ -118,17 +117,13 @@ class SectionNames:
         return self.sections_of([pk]).get(pk) if pk is not None else None
 
     def _named_by_key(self, key):
-        match = NUMBER.match(key)
-        if match:
-            pk = self.numbers.get(match.group("number") or match.group("appendix"))
-        else:
-            owners = [pk for pk, names in self.names.items() if key in names]
-            pk = owners[0] if len(owners) == 1 else None
-        return pk
+        if match := NUMBER.match(key):
+            return self.numbers.get(match.group("number") or match.group("appendix"))
+        owners = [pk for pk, names in self.names.items() if key in names]
+        return owners[0] if len(owners) == 1 else None
 
     def containing(self, terms):
-        """Sections whose names contain every term (any of its forms): how a reader finds a section that has no
-        text yet."""
+        """Sections whose names contain every term: how a reader finds a section that has no text yet."""
         if not terms:
             return []
         pks = {
@@ -140,8 +135,8 @@ class SectionNames:
 
 
 def _also_searched(terms):
-    """Each term's spelling in simplified characters and its term's names in every language, less what was typed:
-    so the reader sees why a result in another language or script came up."""
+    """What else the terms were searched as (simplified spelling, names in other languages), so that the reader sees
+    why a result in another language or script came up."""
     also = {}
     for term in terms:
         if (converted := simplified(term.text)) is not None:
@@ -154,38 +149,29 @@ def _also_searched(terms):
 
 
 class Finds:
-    """Whether a term alone, or terms together, find anything with the query's filters; each term asked once, and
-    the terms of a query all in one question."""
+    """Whether each term alone finds anything with the query's filters, each term asked once."""
 
     def __init__(self, query, termbase):
-        self.query, self.termbase = query, termbase
-        self.known = {}
-
-    def together(self, groups):
-        """For each list of terms, whether any entry holds them all."""
-        return which_find(groups, self.query.languages, self.query.kinds)
-
-    def ask(self, terms):
-        unknown = list({term.text: term for term in terms if term.text not in self.known}.values())
-        for term, found in zip(unknown, self.together([[term] for term in unknown]), strict=True):
-            self.known[term.text] = found
+        self.query, self.termbase, self.known = query, termbase, {}
 
     def holding(self, terms):
-        """For each term, the ids of the entries that match it (with the query's filters), by its text; and whether
-        each finds anything, known from then on."""
-        terms = list({term.text: term for term in terms}.values())
-        found = ids_holding(terms, self.query.languages, self.query.kinds)
-        holding = {term.text: ids for term, ids in zip(terms, found, strict=True)}
+        """The ids of the entries matching each term (with the query's filters), by its text."""
+        kept, languages, kinds = kept_entries(), self.query.languages, self.query.kinds
+        holding = {term.text: kept.matching([term], languages, kinds) for term in terms}
         self.known.update((text, bool(ids)) for text, ids in holding.items())
         return holding
 
-    def term(self, term):
-        self.ask([term])
+    def alone(self, term):
+        if term.text not in self.known:
+            self.holding([term])
         return self.known[term.text]
 
     def __call__(self, text):
         """Whether a single folded term, alone, finds anything."""
-        return self.term(expand([text], self.termbase)[0])
+        return self.alone(expand([text], self.termbase)[0])
+
+
+# CJK phrases split into parts
 
 
 _cjk_names = [None, None]  # the vocabulary last read, and its folded names in CJK script
@@ -194,38 +180,133 @@ _cjk_names = [None, None]  # the vocabulary last read, and its folded names in C
 def cjk_names(termbase):
     if _cjk_names[0] is not termbase:
         forms = names_of(termbase).by_form if termbase else {}
-        _cjk_names[:] = [termbase, frozenset(form for form in forms if CJK_LETTER.search(form))]
+        _cjk_names[:] = [termbase, frozenset(form for form in forms if cjk.CJK_LETTER.search(form))]
     return _cjk_names[1]
 
 
-def split_phrases(terms, termbase, finds):
-    """The terms, with each CJK phrase that names nothing and finds nothing as typed replaced by its parts
-    (search/phrases.py); the phrases split, each a tuple of its parts' terms; and whether parts were left out.
+def script(char):
+    if HIRAGANA.match(char):
+        return "hiragana"
+    if KATAKANA.match(char):
+        return "katakana"
+    return "han" if HAN.match(char) else "other"
 
-    At most MAX_TERMS terms in all: each term keeps at least its first part, and the phrases share what is left in
-    the order they were typed; the parts beyond are not searched (a phrase of 40 characters has 20 parts or so)."""
-    phrasal = [term for term in terms if term.named is None and phrases.is_phrase(term.text)]
-    finds.ask(phrasal)
-    phrasal = [term for term in phrasal if not finds.known[term.text]]
-    held = which_held(list({pair for term in phrasal for pair in phrases.pairs(term.text)}))
+
+def is_phrase(text):
+    return len(text) >= 2 and cjk.CJK_LETTER.search(text) is not None and " " not in text
+
+
+def pairs(text):
+    """Every two Han characters next to each other in `text`."""
+    return [text[at : at + 2] for at in range(len(text) - 1) if script(text[at]) == script(text[at + 1]) == "han"]
+
+
+def parts(text, names, held, limit=None):
+    """The first `limit` parts of a CJK phrase, read from left to right, each once; at each place: the longest of the
+    termbase's `names` starting there (手札, 闇の腹心); else a run of katakana (カード) or of hiragana (grammar, left
+    out: が, すぎる); else two Han characters if the index holds them together (`held`: 先手), else one (牌)."""
+    longest = max(map(len, names), default=0)
+    found, at = {}, 0
+
+    def name_at(start):
+        for end in range(min(len(text), start + longest), start, -1):
+            if text[start:end] in names:
+                return text[start:end]
+        return None
+
+    while at < len(text) and (limit is None or len(found) < limit):
+        if name := name_at(at):
+            found[name] = None
+            at += len(name)
+            continue
+        kind = script(text[at])
+        if kind == "han":
+            end = at + 2 if text[at : at + 2] in held else at + 1
+            if text[at:end] not in GRAMMAR:
+                found[text[at:end]] = None
+            at = end
+            continue
+        end = at + 1
+        while end < len(text) and script(text[end]) == kind and name_at(end) is None:
+            end += 1
+        if kind != "hiragana" and any(char.isalnum() for char in text[at:end]):
+            found[text[at:end]] = None
+        at = end
+    return list(found)
+
+
+def split_phrases(terms, termbase, finds):
+    """The terms, each CJK phrase that names nothing and finds nothing replaced by its parts; the phrases split, each
+    a tuple of its parts' terms; and whether parts were left out. Each term keeps its first part, and the phrases
+    share the rest of MAX_TERMS in the order typed (a phrase of 40 characters has 20 parts or so)."""
+    phrasal = [term for term in terms if term.named is None and is_phrase(term.text) and not finds.alone(term)]
+    kept = kept_entries()
+    held = {pair for term in phrasal for pair in pairs(term.text) if kept.holding_form(pair)}
     out, split, dropped, spare = [], [], False, MAX_TERMS - len(terms)
     for term in terms:
-        found = phrases.parts(term.text, cjk_names(termbase), held, MAX_TERMS + 1) if term in phrasal else []
+        found = parts(term.text, cjk_names(termbase), held, MAX_TERMS + 1) if term in phrasal else []
         if len(found) > 1:
             dropped = dropped or len(found) > 1 + spare
             found = found[: 1 + spare]
             spare -= len(found) - 1
-            parts = [expand([part], termbase)[0] for part in found]
-            out += [part for part in parts if part not in out]
-            if len(parts) > 1:
-                split.append(tuple(parts))
+            split_into = [expand([part], termbase)[0] for part in found]
+            out += [part for part in split_into if part not in out]
+            if len(split_into) > 1:
+                split.append(tuple(split_into))
         else:
             out.append(term)
     return out, tuple(split), dropped
 
 
+# Partial matches: a judge's words the text lacks ("eight cards in opening hand": the IPG never says "opening")
+
+
+def is_small(term):
+    return term.text in SMALL_WORDS
+
+
+@dataclass(frozen=True)
+class Level:
+    groups: tuple  # groups of Terms tried together: the results hold every term of one group
+    terms: tuple  # the terms of every group, in the query's order: what ranks and marks the results
+    ids: frozenset  # the entries holding the words of a group; its small words are checked after
+
+
+def tries(terms, holding):
+    """The levels of groups to try, largest first, made as they are asked for (never all 2^n groups): the words found,
+    with the small words; then groups of them without, MAX_TRIES groups in all; then each word alone. `holding`: the
+    ids of the entries holding each word (not small ones), by its text."""
+    words = [term for term in terms if not is_small(term)]
+    found = [term for term in words if holding[term.text]]
+    missing = [term for term in words if term not in found]
+
+    def level(groups):
+        terms = tuple({term.text: term for group in groups for term in group}.values())
+        ids = (frozenset.intersection(*(holding[t.text] for t in group if t.text in holding)) for group in groups)
+        return Level(tuple(groups), terms, frozenset().union(*ids))
+
+    if not found:
+        return
+    with_small = [term for term in terms if term not in missing]
+    if with_small not in (terms, found):
+        yield level([tuple(with_small)])
+    left = MAX_TRIES
+    for size in range(len(found), 1, -1):
+        if not left:
+            break
+        groups = list(islice((group for group in combinations(found, size) if list(group) != terms), left))
+        left -= len(groups)
+        if groups:
+            yield level(groups)
+    yield level([(term,) for term in found])
+
+
+def lacking(terms, folded, stems):
+    """The words of the query (less small ones) that an entry lacks."""
+    return [term.text for term in terms if not is_small(term) and not holds_term(term, folded, stems)]
+
+
 def _defining_paragraph(term):
-    """The id of the paragraph that defines a term of the termbase, if it names one."""
     if term.named is None or not term.named.defined_at:
         return None
     number, key = term.named.defined_at.split("#")
@@ -233,9 +314,8 @@ def _defining_paragraph(term):
 
 
 def ranking_of(groups, split):
-    """How to rank the entries holding one of the groups of terms: a name (one term of the termbase) by its
-    definition, then official text before commentary; a situation (several words, or a split phrase) by its
-    examples."""
+    """A name (one term of the termbase) ranks its definition, then official text first; a situation (several words,
+    or a split phrase) its examples."""
     words = [[term for term in group if not is_small(term)] for group in groups]
     if split or any(len(group) > 1 for group in words):
         return Ranking(prefer="examples", phrases=split)
@@ -244,7 +324,7 @@ def ranking_of(groups, split):
     return Ranking()
 
 
-# Paragraphs and notes
+# Results
 
 
 @dataclass
@@ -281,7 +361,7 @@ class Group:
 
 @dataclass
 class Work:
-    """What one search did, each count bounded by design whatever the query (the tests hold every search to it)."""
+    """What one search did, each count bounded whatever the query (the tests hold every search to it)."""
 
     terms: int = 0  # terms searched once CJK phrases are split into parts: at most MAX_TERMS
     searches: int = 0  # searches run: the query, its parts, then a level of partial matches at a time
@@ -289,13 +369,6 @@ class Work:
     read: int = 0  # ids of the entries holding each word, read for partial matches: at most entries × MAX_TERMS
     ranked: int = 0  # entries ranked, over all searches: at most entries × searches
     snippets: int = 0  # results cut to a snippet: at most PAGE_SIZE
-
-    def ran(self, search, offset):
-        """`search.page()` at this offset, counted."""
-        self.searches += 1
-        total, page = search.page(offset, PAGE_SIZE)
-        self.ranked += search.ranked
-        return total, page
 
 
 @dataclass
@@ -324,8 +397,8 @@ class Results:
 
 
 def find(query, page_language, names=None):
-    """The entries that contain every term of the query, one page of them, grouped by section in rank order; or,
-    when none does, those that contain most of its terms, each saying which it lacks."""
+    """One page of the entries that contain every term of the query, grouped by section in rank order; or, when none
+    does, of those that contain most of its terms."""
     names = names or SectionNames()
     termbase = vocabulary()
     finds = Finds(query, termbase)
@@ -333,10 +406,16 @@ def find(query, page_language, names=None):
     results = Results(page=query.page, sections=names.containing(terms), also=_also_searched(terms))
     if not query.terms:
         return results
+
+    def run(terms, ranking, ids=None, required=()):
+        search = Search(terms, query.languages, query.kinds, page_language, ranking, ids, required)
+        results.work.searches += 1
+        results.total, page = search.page((query.page - 1) * PAGE_SIZE, PAGE_SIZE)
+        results.work.ranked += search.ranked
+        return page
+
     marked, split = terms, ()
-    ranking = ranking_of([terms], split)
-    search = Search(terms, query.languages, query.kinds, page_language, ranking)
-    results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
+    page = run(terms, ranking_of([terms], split))
     found_nothing = not results.total and not results.sections
     if not results.total:
         if len(terms) == 1:
@@ -344,50 +423,39 @@ def find(query, page_language, names=None):
         terms, split, results.dropped_parts = split_phrases(terms, termbase, finds)
         if split:
             marked = terms
-            ranking = ranking_of([terms], split)
-            search = Search(terms, query.languages, query.kinds, page_language, ranking)
-            results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
+            page = run(terms, ranking_of([terms], split))
     if not results.total and len(terms) > 1:
         holding = finds.holding([term for term in terms if not is_small(term)])  # "in", "to": checked after
         results.work.read += sum(map(len, holding.values()))
-        _missing, levels = tries(terms, holding)
-        for level in levels:  # the words with the small ones, groups of them (MAX_TRIES in all), each word alone
+        for level in tries(terms, holding):
             results.work.groups += len(level.groups)
             if not level.ids:
                 continue
-            rest = [term for term in level.terms if term.text not in holding]  # small words, checked on the entries
-            ranking = ranking_of(level.groups, split)
-            search = Search(level.terms, query.languages, query.kinds, page_language, ranking, level.ids, rest)
-            results.total, page = results.work.ran(search, (query.page - 1) * PAGE_SIZE)
+            small = [term for term in level.terms if term.text not in holding]
+            page = run(level.terms, ranking_of(level.groups, split), level.ids, small)
             if results.total or page:
                 marked, results.partial = level.terms, True
                 break
-    spellings = spellings_of(names.section_spellings, termbase)
-    results.suggestions = did_you_mean(query, spellings, found_nothing, finds=finds)
+    results.suggestions = did_you_mean(query, spellings_of(names.section_spellings, termbase), found_nothing, finds)
     alone = all(is_small(term) for term in marked)  # a query of small words only marks them wherever they are
     forms = [form for term in marked if alone or not is_small(term) for form in term.forms]
     words = [form for term in marked if not alone and is_small(term) for form in term.forms]
     stems = {stem for term in marked for phrase in term.stems for stem in phrase.split()}
-    results.work.terms = len(terms)
-    results.work.snippets = len(page)
+    results.work.terms, results.work.snippets = len(terms), len(page)
     sections, by_section = names.sections_of({found.section_id for found in page}), {}
     for found in page:
-        if found.section_id not in sections:  # deleted since the page was read
+        if (section := sections.get(found.section_id)) is None:  # deleted since the page was read
             continue
-        if found.section_id not in by_section:
-            section = sections[found.section_id]
-            by_section[found.section_id] = Group(section=section, url=names.url_of(section))
-        group = by_section[found.section_id]
+        group = by_section.setdefault(section.pk, Group(section=section, url=names.url_of(section)))
+        # Only the stems its words have: looking for the others would read every word of it.
+        marks = snippet(found.text, forms, found.language, found.folded, stems.intersection(found.stems.split()), words)
         group.hits.append(
             Hit(
                 key=found.key,
                 language=found.language,
                 kind=found.kind,
                 is_note=found.note_id is not None,
-                # Only the stems its words have: looking for the others would read every word of it.
-                snippet=snippet(
-                    found.text, forms, found.language, found.folded, stems.intersection(found.stems.split()), words
-                ),
+                snippet=marks,
                 url=f"{group.url}#{found.key}",
                 missing=lacking(terms, found.folded, found.stems) if results.partial else [],
             )

@@ -1,46 +1,37 @@
-"""Folding text for matching: NFKC and casefold, so that "Ｄａｒｋ" finds "Dark" and "ｶﾞ" finds "ガ".
+"""Text as search compares it: folded (NFKC, casefold; "Ｄａｒｋ" finds "Dark"), and its words' English stems."""
 
-The indexed text and the query are folded by the same function. Folding works on clusters (a
-character with the marks that follow it) so that each folded character can be traced back to the
-text it came from, to highlight a match in the original.
-"""
-
+import re
 import unicodedata
+from functools import lru_cache
 
-from ipgsite.ipg.text import HALFWIDTH_SOUND_MARKS
+import snowballstemmer
 
-# Format and control characters (RTL marks, zero-width spaces, NUL, …), lone surrogates, private and unassigned
-# code points: never part of a word.
-DROPPED = {"Cc", "Cf", "Cs", "Co", "Cn"}
-# Half-width katakana voicing marks: NFKC joins them to the character before.
-JOINING = set(HALFWIDTH_SOUND_MARKS)
+from ipgsite.ipg.text import CJK_LETTER, HALFWIDTH_SOUND_MARKS
+
+DROPPED = {"Cc", "Cf", "Cs", "Co", "Cn"}  # control, format, surrogate, private and unassigned: never part of a word
+JOINING = set(HALFWIDTH_SOUND_MARKS)  # NFKC joins them to the character before
+WORD = re.compile(r"[^\W_]+")
+WORDS_ONLY = re.compile(r"[^\W_]+(?:[\s\-'’./]+[^\W_]+)*")  # words joined by spaces, hyphens, apostrophes
+_english = snowballstemmer.stemmer("english")  # Porter2, as PostgreSQL's `english` configuration
+
+
+def _visible(text):
+    """Each space as " ", less the DROPPED characters."""
+    return "".join(" " if c.isspace() else c for c in text if c.isspace() or unicodedata.category(c) not in DROPPED)
 
 
 def _fold_cluster(cluster):
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", cluster).casefold())
-    out = []
-    for char in folded:
-        if char.isspace():
-            out.append(" ")
-        elif unicodedata.category(char) not in DROPPED:
-            out.append(char)
-    return "".join(out)
+    return _visible(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", cluster).casefold()))
 
 
-_CHARS = {}  # char -> (its fold, whether it joins the character before it)
-
-
+@lru_cache(maxsize=100_000)
 def _char(char):
-    info = _CHARS.get(char)
-    if info is None:
-        info = (_fold_cluster(char), bool(unicodedata.combining(char)) or char in JOINING)
-        if len(_CHARS) < 100_000:
-            _CHARS[char] = info
-    return info
+    """Its fold, and whether it joins the character before it."""
+    return _fold_cluster(char), bool(unicodedata.combining(char)) or char in JOINING
 
 
 def _folded_clusters(text):
-    """(start, end, folded) for each character with the marks that join it."""
+    """(start, end, folded) for each character with the marks that join it, so a match maps back to the text."""
     infos = [_char(char) for char in text]
     start, length = 0, len(text)
     while start < length:
@@ -66,20 +57,28 @@ def fold_with_spans(text):
 
 def clean(text):
     """User input made safe to show and to store: no control or format characters, no lone surrogates."""
-    text = text.encode("utf-8", "ignore").decode("utf-8") if _has_surrogates(text) else text
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if char.isspace():
-            kept.append(" ")
-        elif category not in DROPPED:
-            kept.append(char)
-    return unicodedata.normalize("NFC", "".join(kept))
+    return unicodedata.normalize("NFC", _visible(text.encode("utf-8", "ignore").decode("utf-8")))
 
 
-def _has_surrogates(text):
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+@lru_cache(maxsize=50_000)
+def stem(word):
+    return _english.stemWord(word)
+
+
+def words(folded):
+    """The Latin-script words of folded text: "pre-game" is two words, "闇の腹心" none."""
+    return [word for word in WORD.findall(folded) if not CJK_LETTER.search(word)]
+
+
+def stems(folded):
+    """The stems of its words in spaces, " a player scri two card ", so that a phrase in spaces matches whole stems."""
+    found = [stem(word) for word in words(folded)]
+    return f" {' '.join(found)} " if found else ""
+
+
+def stem_phrase(term):
+    """The stems of a query term made only of Latin words ("scried", "drew four", "pre-game"), else None."""
+    if CJK_LETTER.search(term) or not WORDS_ONLY.fullmatch(term):
+        return None
+    found = words(term)
+    return None if all(word.isdigit() for word in found) else " ".join(stem(word) for word in found)

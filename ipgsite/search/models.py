@@ -17,17 +17,8 @@ class Kind(models.TextChoices):
         return cls.EXAMPLE if paragraph.part == Part.EXAMPLE else cls.TEXT
 
 
-class EntryQuerySet(models.QuerySet):
-    def of_paragraph_text(self, paragraph):
-        return self.filter(paragraph=paragraph, note__isnull=True)
-
-    def of_note(self, note):
-        return self.filter(note=note)
-
-
 class Entry(models.Model):
-    """One paragraph's text, or one note's body, in one language, as the search index holds it: the rows are read
-    into memory once per content version and searched there (search/kept.py)."""
+    """One paragraph's text, or one note's body, in one language: searched as kept in memory (search/kept.py)."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="+")
     paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, related_name="+")
@@ -39,8 +30,6 @@ class Entry(models.Model):
     stems = models.TextField(
         blank=True, help_text=_("The English stems of its Latin-script words, for inflected queries.")
     )
-
-    objects = EntryQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "entries"

@@ -10,7 +10,7 @@ from .folding import clean, fold
 from .models import Kind
 
 MAX_LENGTH = 200  # characters; longer queries are cut, with a notice
-MAX_TERMS = 8  # words searched, and terms once CJK phrases are split into parts (search/phrases.py); beyond, a notice
+MAX_TERMS = 8  # words searched, and terms once CJK phrases are split into parts (search/finding.py); beyond, a notice
 PHRASE = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
 
 
@@ -26,13 +26,9 @@ def _strip_punctuation(term):
 
 def split_terms(text):
     """Folded terms: words separated by spaces, or phrases in double quotes; surrounding punctuation dropped."""
-    terms = {}
-    for match in PHRASE.finditer(text):
-        words = next(g for g in match.groups() if g is not None)
-        term = " ".join(_strip_punctuation(fold(words)).split())
-        if term:
-            terms[term] = None
-    return list(terms)
+    phrases = (match.group(match.lastindex) for match in PHRASE.finditer(text))
+    terms = (" ".join(_strip_punctuation(fold(phrase)).split()) for phrase in phrases)
+    return list(dict.fromkeys(term for term in terms if term))
 
 
 def _page(raw):

@@ -1,21 +1,15 @@
-"""One query's search among the kept entries (search/kept.py): which entries match every term, how many, and one page
-of them in rank order.
+"""One query's search among the kept entries: how many match every term, and one page of them in rank order.
 
-A query is a list of terms (search/expanding.py), each with its forms (as typed, in simplified characters, its
-names in other languages) and its stem phrases. An entry matches a term if it contains any form, or its stems
-have any of the stem phrases; it matches the query if it matches every term.
-
-Ranking: text in the page's language first; then the paragraph defining the name searched for, the kind of text the
-query asks for, the closeness of a split phrase's parts; then how densely the typed term and its names in the
-reader's language occur; ties go to official text, then examples, then notes, then the entry's id.
+Rank: text in the page's language first; then the paragraph defining the name searched for, the kind of text the query
+asks for, the closeness of a split phrase's parts; then how densely the typed term and its names in the reader's
+language occur; ties go to official text, then examples, then notes, then the entry's id.
 """
 
 import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .kept import entries_of, kept_entries
-from .partial import holds_term
+from .kept import entries_of, holds_term, kept_entries
 
 KIND_ORDER = {"text": 0, "example": 1}  # ties: official text, then examples, then notes (2)
 PREFERRED = {
@@ -28,34 +22,13 @@ MAX_PLACED_FORMS = 4
 
 @dataclass(frozen=True)
 class Ranking:
-    """What comes first, after the page's language (see the module's docstring)."""
-
     prefer: str = ""
     defining: int | None = None  # the id of the paragraph that defines the term the query names
-    phrases: tuple = ()  # CJK phrases split into parts (search/phrases.py): each a tuple of its parts' Terms
-
-
-def ids_holding(terms, languages=(), kinds=()):
-    """For each term, the ids of the entries that match it, as a frozenset."""
-    kept = kept_entries()
-    return [kept.matching([term], languages, kinds) for term in terms]
-
-
-def which_find(groups, languages=(), kinds=()):
-    """For each list of terms, whether any entry matches every term of it."""
-    kept = kept_entries()
-    return [bool(kept.matching(group, languages, kinds)) for group in groups]
-
-
-def which_held(forms):
-    """The forms that some entry, in any language, contains."""
-    kept = kept_entries()
-    return {form for form in forms if kept.holding_form(form)}
+    phrases: tuple = ()  # CJK phrases split into parts: each a tuple of its parts' Terms
 
 
 class Search:
-    """One query's search. `ids`: the entries to look among, known to match (`ids_holding`), which must also match
-    the terms `required`; the terms ranking them are still `terms`."""
+    """One query's search; or, with `ids`, among those entries, which must also match the terms `required`."""
 
     ranked = 0  # the entries the last page was ranked among
 
@@ -63,18 +36,16 @@ class Search:
         self.terms, self.page_language, self.ranking = list(terms), page_language, ranking or Ranking()
         if ids is None:
             self.ids = kept_entries().matching(self.terms, tuple(languages), tuple(kinds))
+        elif required:
+            entries = entries_of(ids).values()
+            self.ids = frozenset(e.id for e in entries if all(holds_term(t, e.folded, e.stems) for t in required))
         else:
-            entries = entries_of(ids).values() if required else ()
-            ids = (
-                [e.id for e in entries if all(holds_term(t, e.folded, e.stems) for t in required)] if required else ids
-            )
             self.ids = frozenset(ids)
 
     def page(self, offset, limit):
-        """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`: ranked among those
-        in the page's language, or among every match when fewer than offset + limit are in it. The first keys (the
-        page's language, the definition, the kind preferred) sort the entries into a few heads; the density and
-        the spread of split phrases are worked out for the heads the page reaches."""
+        """How many entries match, and those at [offset, offset + limit) in rank order, as `Found`: among those in the
+        page's language if enough. The entries are sorted into a few heads (`rank_head`) and only the heads the page
+        reaches are ranked in full."""
         entries = entries_of(self.ids)
         own = [entry for entry in entries.values() if entry.language == self.page_language]
         ranked = own if len(own) >= offset + limit else entries.values()
@@ -91,8 +62,7 @@ class Search:
         return len(entries), found[offset:]
 
     def rank_head(self):
-        """A function giving each entry the first of its rank keys: the page's language, then the paragraph that
-        defines the term searched for, then the kind of text preferred."""
+        """Each entry's first rank keys: the page's language, the paragraph defining the term, the kind preferred."""
         language, defining, preferred = self.page_language, self.ranking.defining, PREFERRED[self.ranking.prefer]
 
         def head(entry):
@@ -104,8 +74,10 @@ class Search:
         return head
 
     def rank_key(self):
-        """A function giving each entry one number whose order is the rank order, each key in bits of its own."""
-        head, phrases = self.rank_head(), placed_forms(self.ranking.phrases)
+        """Each entry's rank as one number, each key in bits of its own."""
+        head = self.rank_head()
+        # For each split phrase, for each of its parts, the forms whose first place in a text is the part's place.
+        phrases = tuple(tuple(tuple(part.forms[:MAX_PLACED_FORMS]) for part in parts) for parts in self.ranking.phrases)
         forms = [(form, len(form.encode())) for term in self.terms for form in term.ranked_forms(self.page_language)]
         forms = [(form, length) for form, length in forms if form]
         last = len(forms) - 1
@@ -125,18 +97,11 @@ class Search:
         return key
 
 
-def placed_forms(phrases):
-    """For each split phrase, for each of its parts, the forms whose first place in a text is the part's place."""
-    return tuple(tuple(tuple(part.forms[:MAX_PLACED_FORMS]) for part in parts) for parts in phrases)
-
-
 def placed_spread(folded, phrases):
-    """How far apart the parts of each phrase (`placed_forms`) are in this text, summed: each part's place is the
-    furthest first place of its forms (0 where none is found)."""
+    """How far apart the parts of each phrase are in this text, summed: each part's place is the furthest first place
+    of its forms (0 where none is found)."""
     total = 0
     for parts in phrases:
-        places = [
-            folded.find(forms[0]) + 1 if len(forms) == 1 else max(folded.find(f) for f in forms) + 1 for forms in parts
-        ]
+        places = [max(map(folded.find, forms)) + 1 for forms in parts]
         total += max(places) - min(places)
     return total

@@ -7,8 +7,7 @@ from django.utils.safestring import mark_safe
 
 from ipgsite.ipg.text import CJK_LETTER
 
-from .folding import fold, fold_with_spans
-from .stemming import WORD, stem
+from .folding import WORD, fold, fold_with_spans, stem
 
 # How much text to show, in characters: CJK text says more per character.
 WIDTH = {"en": 180, "zh-hans": 80, "ja": 90}
@@ -17,13 +16,8 @@ ELLIPSIS = "…"
 
 
 def matched_spans(text, terms, folded=None, stems=(), words=()):
-    """Where each term occurs in `text`, as (start, end) in the original text, merged and in order; each of
-    `words` where it is a whole word ("to", not the end of "into"); and each word whose English stem is one of
-    `stems` ("scries" for a query "scried").
-
-    `folded` is the text's stored fold: when it is as long as the text, positions usually carry over
-    one to one, which each match confirms; otherwise the text is folded again, keeping track of positions.
-    """
+    """Where `terms`, whole `words` and words with one of `stems` occur in `text`, as (start, end), merged and in
+    order. The stored `folded` text's positions are used when they carry over one to one."""
     spans = None
     if folded is not None and len(folded) == len(text):
         spans = _find(folded, terms, lambda at: at, lambda end: end, words)
@@ -63,7 +57,7 @@ def _find(folded, terms, start_of, end_of, words=()):
 
 
 def _window(text, anchor, language):
-    """The part of `text` to show: `width` characters or so, starting a little before the anchor (start, end)."""
+    """The part of `text` to show: WIDTH characters or so, starting a little before the anchor (start, end)."""
     width, before = WIDTH.get(language, 120), BEFORE.get(language, 30)
     if len(text) <= width:
         return 0, len(text)
@@ -79,9 +73,7 @@ def _window(text, anchor, language):
 
 
 def snippet(text, terms, language, folded=None, stems=(), words=()):
-    """`terms`: the strings to mark wherever they occur; `words`: those to mark where they are whole words (a
-    query's small words: "to", "of", の, which in CJK text is never marked); `stems`: the stems of the words to
-    mark."""
+    """The text around the matches, marked: `terms` anywhere, `words` (small ones: "to", の) where whole words."""
     spans = matched_spans(text, terms, folded, stems, words)
     # Start near the most telling match: the first of the longest term found ("Sphinx", not "of").
     found = [term for term in terms if term and term in (folded if folded is not None else fold(text))]

@@ -1,9 +1,5 @@
-""" "Did you mean": the names a query nearly spells ("Hiden Card Eror" → "Hidden Card Error", "mulligna" →
-"mulligan"), from the sections' names (titles, their last part, aliases, in every language).
-
-Nearness is the optimal string alignment distance (a swap of two letters counts once), at most 1 for a word of
-4 to 7 characters and 2 for longer; nothing is suggested for shorter queries, which are near too much.
-"""
+""" "Did you mean": the names of sections and terms a query nearly spells ("Hiden Card Eror", "mulligna"), by the
+optimal string alignment distance (a swap counts once)."""
 
 from dataclasses import dataclass
 
@@ -14,8 +10,7 @@ from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 
 from .expanding import simplified
-from .folding import fold
-from .stemming import stem_phrase, words
+from .folding import fold, stem_phrase, words
 
 MAX_SUGGESTIONS = 3
 
@@ -30,7 +25,7 @@ class Suggestion:
         return languages.html_lang(self.language)
 
 
-def allowed_distance(key):
+def allowed_distance(key):  # shorter queries are near too much
     return 0 if len(key) < 4 else 1 if len(key) < 8 else 2
 
 
@@ -44,19 +39,12 @@ class Spellings:
     def __init__(self, spellings):
         self.spellings = dict(spellings)
         self.keys = list(self.spellings)
-        known = {}
-        for key, (_name, code) in self.spellings.items():
-            for word in words(key):
-                if len(word) >= 4:
-                    known.setdefault(word, code)
-        self.words = known
-        self.word_keys = list(known)
+        self.word_keys = list(dict.fromkeys(word for key in self.keys for word in words(key) if len(word) >= 4))
         self.stems = {phrase for key in self.keys if (phrase := stem_phrase(key))}
 
     def knows(self, key):
         """Whether `key` is a name, or another form of one ("mulligans" of "mulligan")."""
-        converted = simplified(key)
-        return key in self.spellings or stem_phrase(key) in self.stems or converted in self.spellings
+        return key in self.spellings or stem_phrase(key) in self.stems or simplified(key) in self.spellings
 
     def near(self, key, choices):
         allowed = allowed_distance(key)
@@ -66,9 +54,14 @@ class Spellings:
         return [choice for choice, distance, _index in sorted(found, key=lambda f: (f[1], f[2])) if distance > 0]
 
 
+def _corrected(term, spellings, finds):
+    near = spellings.near(term, spellings.word_keys) if words(term) == [term] and not spellings.knows(term) else []
+    return near[0] if near and not finds(term) else term
+
+
 def did_you_mean(query, spellings, found_nothing, finds):
-    """Names near the whole query; and, when it found nothing, the query with each word that finds nothing on its
-    own replaced by the nearest word of a name. `finds(term)` says whether a folded term alone finds anything."""
+    """Names near the whole query; and, when it found nothing, the query with each word that finds nothing alone
+    (`finds(term)`) replaced by the nearest word of a name."""
     if not query.text:
         return []
     key = _key(query.text)
@@ -76,17 +69,8 @@ def did_you_mean(query, spellings, found_nothing, finds):
     if not spellings.knows(key):
         suggestions += [Suggestion(*spellings.spellings[choice]) for choice in spellings.near(key, spellings.keys)]
     if found_nothing and query.terms:
-        corrected, changed = [], False
-        for term in query.terms:
-            near = (
-                spellings.near(term, spellings.word_keys) if words(term) == [term] and not spellings.knows(term) else []
-            )
-            if near and not finds(term):
-                corrected.append(near[0])
-                changed = True
-            else:
-                corrected.append(term)
-        if changed:
+        corrected = [_corrected(term, spellings, finds) for term in query.terms]
+        if corrected != query.terms:
             suggestions.append(Suggestion(" ".join(corrected), languages.SOURCE))
     unique = {}
     for suggestion in suggestions:

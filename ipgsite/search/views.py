@@ -38,9 +38,8 @@ def search(request):
 
 
 def normalized_query(query):
-    """The query (a QueryDict) as the search reads it, for the page cache and the edge (settings.PAGE_CACHE_NORMALIZED):
-    the text as cleaned and shown back, the filters it knows in their order, the page when past the first. Spellings
-    of one search are one page; a query cut to MAX_LENGTH keeps a character more, so that its page says so."""
+    """The QueryDict as the search reads it, so that spellings of one search are one cached page
+    (settings.PAGE_CACHE_NORMALIZED); a query cut to MAX_LENGTH keeps a character more, so that its page says so."""
     raw = query.get("q", "")
     parsed = Query.parse(raw, query.getlist("language"), query.getlist("kind"), query.get("page", 1))
     normalized = QueryDict(mutable=True)
@@ -57,8 +56,7 @@ def normalized_query(query):
 
 
 def _page_url(query, page, text=None):
-    """Another page of the same results (or the first of another query with the same filters); built from the
-    cleaned query, never echoing raw input."""
+    """Another page of the results, or of `text` with the same filters; from the cleaned query, never raw input."""
     params = [("q", text or query.text)]
     params += [*(("language", c) for c in query.languages), *(("kind", k) for k in query.kinds)]
     if page > 1:

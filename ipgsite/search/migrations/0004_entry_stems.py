@@ -87,7 +87,7 @@ def _run(schema_editor, statements):
 
 
 def fill_stems(apps, schema_editor):
-    from ipgsite.search.stemming import stems
+    from ipgsite.search.folding import stems
 
     Entry = apps.get_model("search", "Entry")
     entries = list(Entry.objects.only("id", "folded"))
