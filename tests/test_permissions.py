@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.management import call_command
 
 from ipgsite.editing.models import Change
 from ipgsite.ipg.models import Note
@@ -19,6 +20,17 @@ def test_a_migration_creates_one_group_per_language_and_the_editors(ipg):
         assert not {c for c in codenames if c.startswith("translate_")} - {f"translate_{code.replace('-', '_')}"}
     editors = set(Group.objects.get(name="editors").permissions.values_list("codename", flat=True))
     assert {"translate_en", "translate_zh_hans", "translate_ja", "edit_structure", "delete_paragraph"} <= editors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_flush_the_groups_have_the_permissions_of_every_app():
+    """A migrate or flush creates each app's permissions in the app's own post_migrate: the groups are made after the
+    last app's, so editors edit terms and the finder (on a fresh database they could not, until a second migrate)."""
+    call_command("flush", interactive=False, verbosity=0)
+    editors = Group.objects.get(name="editors")
+    for app_label, codename in [("terms", "add_term"), ("finder", "change_outcome"), ("ipg", "add_section")]:
+        assert editors.permissions.filter(content_type__app_label=app_label, codename=codename).exists(), codename
+    assert Group.objects.get(name="translators-ja").permissions.filter(codename="change_question").exists()
 
 
 def test_a_translator_opens_their_language_and_is_refused_another(ipg):

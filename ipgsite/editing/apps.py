@@ -15,4 +15,4 @@ class EditingConfig(AppConfig):
 
         registry.autodiscover()  # every app's editing.py registers the models the write path writes
         writing.guard(registry.models())
-        post_migrate.connect(groups.after_migrate, sender=self)
+        post_migrate.connect(groups.after_migrate)

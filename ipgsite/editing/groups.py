@@ -63,5 +63,7 @@ def ensure_groups(apps):
 
 
 def after_migrate(sender, **kwargs):
-    """post_migrate of this app: the groups get the permissions the migrate added."""
-    ensure_groups(global_apps)
+    """post_migrate of the last app with models, once every app's permissions exist (the terms and finder apps come
+    after this one: on a fresh database, or after a flush, their permissions did not yet exist at this app's own)."""
+    if sender is [config for config in global_apps.get_app_configs() if config.models_module is not None][-1]:
+        ensure_groups(global_apps)
