@@ -52,12 +52,21 @@ def fast_password_hashing():
         yield
 
 
+_cache_holds_content = False  # the cache was last filled by a browser test that read content/ and wrote nothing
+
+
 @pytest.fixture(autouse=True)
-def fresh_page_cache():
-    """Every test starts with an empty cache: a rolled-back database sends no signal to invalidate it."""
+def fresh_page_cache(request):
+    """Every test starts with an empty cache: a rolled-back database sends no signal to invalidate it. A browser test
+    keeps what the one before it cached if that one only read content/ (which `live_ipg` checks): its pages are
+    rendered once, not once per test (the offline copy's 188 of them). A test that writes changes the content
+    version as the site does, so what it reads after its write is rendered afresh."""
     from django.core.cache import cache
 
-    cache.clear()
+    global _cache_holds_content
+    if not (_cache_holds_content and "live_ipg" in getattr(request.node, "fixturenames", ())):
+        cache.clear()
+    _cache_holds_content = False  # until live_ipg has seen this test write nothing
 
 
 @pytest.fixture(autouse=True)
@@ -127,15 +136,16 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 def restore_content():
     """The database as the session loaded it, after a transactional test flushed it."""
+    from django.contrib.contenttypes.models import ContentType
+
     if _loaded is not None:
-        from django.contrib.contenttypes.models import ContentType
         from django.db import connection
 
         connection.ensure_connection()
         _loaded.backup(connection.connection)
-        ContentType.objects.clear_cache()  # the flush's post_migrate made content types of other ids
     else:
         load_content()
+    ContentType.objects.clear_cache()  # the flush's post_migrate made content types of other ids
 
 
 def uses_database(item, transactional_only=False):
@@ -304,6 +314,8 @@ def live_ipg(request, db, served_site):
             "this test writes, which the tests after it would see on PostgreSQL: mark it @pytest.mark.writes "
             f"({writes.seen[:3]})"
         )
+        global _cache_holds_content
+        _cache_holds_content = True
     close_contexts()
     served_site.wait_until_idle()
 
