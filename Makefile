@@ -91,21 +91,25 @@ cat-deps: java
 	@command -v omegat >/dev/null || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq omegat >/dev/null)
 
+## The suites run in one process per core (pytest-xdist, WORKERS=1 for one), each module's tests in one process.
+WORKERS ?= auto
+PARALLEL := -n $(WORKERS) --dist loadfile
+
 test: test-deps browser-deps edge-deps cat-deps
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 ## The suite without the browser and scale-out tests (markers `browser`, `scaleout`), for a quick check while working.
 test-fast: test-deps fonts
-	$(BIN)/pytest -m "not browser and not scaleout"
+	$(BIN)/pytest $(PARALLEL) -m "not browser and not scaleout"
 
 ## The tests whose behaviour depends on the database (marker `database`: search, locking, transactions that commit,
 ## what PostgreSQL refuses; docs/tests.md) again, against PostgreSQL 15 (DATABASE_URL, default $(PG_URL)).
 test-postgres: test-deps fonts
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "database and not browser"
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PARALLEL) -m "database and not browser"
 
 ## The whole suite against PostgreSQL, for occasional use (CI runs `make test-postgres`).
 test-postgres-all: test-deps browser-deps edge-deps
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PARALLEL)
 
 ## Bytes on the wire for 2.3 in three languages, against its bare text.
 bench-page-weight: install

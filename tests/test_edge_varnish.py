@@ -610,7 +610,7 @@ def backend_requests(varnish):
 @pytest.mark.parametrize(
     "extra",
     [
-        f"x={secrets.token_hex(8)}",  # made up, a new one each time
+        pytest.param(f"x={secrets.token_hex(8)}", id="x=made-up"),  # a new one each time
         "fbclid=IwAR2x7QkVbT1Z",  # a link shared on Facebook
         "utm_source=chat&utm_medium=share&utm_campaign=ipg",  # a link with a campaign's tracking
     ],
