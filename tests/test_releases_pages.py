@@ -358,3 +358,23 @@ def test_a_change_of_the_english_only_shows_the_english_diff_and_that_the_transl
     assert lag is not None and lag_words in lag.text()
     # the near miss: the English page, where the English is the text, shows no such note
     assert parse(client.get("/en/changes/2025-02-10/").content).find("div", class_="source-change") is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_printout_names_the_release_published_since_the_last_page_once_it_is_in_effect(client):
+    """The printed line names the newest release in effect, kept between pages until a release is published."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from pages import parse
+
+    def printed():
+        return parse(client.get("/en/ipg/2.3/").content).find("p", class_="print-source").text()
+
+    assert "The IPG of 2024-09-23" in printed()
+    call_command("publishrelease", "2025-02-10", stdout=StringIO())
+    assert "The IPG of 2025-02-10" in printed()
+    ahead = (timezone.localdate() + datetime.timedelta(days=30)).isoformat()
+    call_command("publishrelease", ahead, stdout=StringIO())
+    assert "The IPG of 2025-02-10" in printed() and ahead not in printed()  # not in effect yet

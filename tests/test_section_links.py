@@ -143,3 +143,25 @@ def test_search_results_are_headed_by_their_section(client, ipg, code):
         (link,) = links(group.find("h2"))
         assert_names(link, Section.objects.get(number=link.find("span", class_="number").text()), code)
         assert badge_after(link) is None
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_a_section_renamed_is_linked_by_its_new_title_and_penalty_on_the_next_page(client, ipg, code):
+    """A link is rendered once and given again while its section shows the same number, titles and penalty."""
+    from ipgsite.editing import writing
+
+    def link_to_2_5():
+        (link,) = [a for a in links(page(client, f"/{code}/")) if a.find("span", class_="number").text() == "2.5"]
+        return link
+
+    section = Section.objects.get(number="2.5")
+    assert_names(link_to_2_5(), section, code)
+    title = languages.column("title", code)
+    writing.save_structure(
+        section, {title: "TEST (made up for this test)", "penalty": Penalty.GAME_LOSS}, by=writing.CONTENT_FILES
+    )
+    section.refresh_from_db()
+    link = link_to_2_5()
+    assert_names(link, section, code)
+    assert link.find("span", lang=languages.html_lang(code)).text() == "TEST (made up for this test)"
+    assert_badge(link, section, code)

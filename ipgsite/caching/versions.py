@@ -8,7 +8,7 @@ process keeps the tokens it read until a notice says they changed (notices.py): 
 import time
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 
 from . import notices, purges
 
@@ -28,6 +28,25 @@ def content_version(key=KEY):
             notices.announce()  # the cache had lost it: a process still using an older one hears of the new
         version = cache.get(key)
     return version
+
+
+def read_once_per_version(read, key=KEY):
+    """`read` as a function whose answer this process keeps until the version (content, or releases with
+    RELEASES_KEY) changes: the same for every request till then. Inside a transaction, whose rows may yet be rolled
+    back while the version stays, it reads again each time."""
+    kept = {}
+
+    def current():
+        version = content_version(key)
+        if version in kept:
+            return kept[version]
+        value = read()
+        if not connection.in_atomic_block:
+            kept.clear()
+            kept[version] = value
+        return value
+
+    return current
 
 
 def current_versions():

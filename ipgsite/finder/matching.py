@@ -11,9 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.db import connection
-
-from ipgsite.caching.versions import content_version
+from ipgsite.caching.versions import read_once_per_version
 from ipgsite.ipg import languages
 from ipgsite.ipg.text import CJK_RUN as CJK
 from ipgsite.terms.lookup import vocabulary
@@ -85,15 +83,9 @@ def _wording(question):
     return "\n".join(texts).casefold()
 
 
-_worded = {}
-
-
-def _worded_steps():
-    """(answers, question, wording) of each question's first step: read once per content version, as search's
-    section names are, since every search asks."""
-    version = content_version()
-    if version in _worded:
-        return _worded[version]
+def _read_worded_steps():
+    """(answers, question, wording) of each question's first step: kept per content version, since every search
+    asks."""
     graph = Graph.stored()
     first_path = {}
     for answers in graph.steps():
@@ -101,11 +93,10 @@ def _worded_steps():
         if not step.is_outcome:
             first_path.setdefault(step.node.key, answers)
     questions = graph.questions
-    worded = tuple((answers, questions[key], _wording(questions[key])) for key, answers in first_path.items())
-    if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
-        _worded.clear()
-        _worded[version] = worded
-    return worded
+    return tuple((answers, questions[key], _wording(questions[key])) for key, answers in first_path.items())
+
+
+_worded_steps = read_once_per_version(_read_worded_steps)
 
 
 def matching_steps(text):

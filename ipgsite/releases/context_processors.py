@@ -1,4 +1,15 @@
+from django.utils import timezone
+
+from ipgsite.caching.versions import RELEASES_KEY, read_once_per_version
+
 from .models import Release
+
+
+def _read_release_dates():
+    return tuple(Release.objects.newest_first().values_list("date", flat=True))
+
+
+_release_dates = read_once_per_version(_read_release_dates, key=RELEASES_KEY)
 
 
 def printing(request):
@@ -6,7 +17,7 @@ def printing(request):
     effect, looked up only when a template asks for it."""
 
     def newest_release():
-        release = Release.objects.in_effect().newest_first().first()
-        return release.date.isoformat() if release else ""
+        today = timezone.localdate()
+        return next((date.isoformat() for date in _release_dates() if date <= today), "")
 
     return {"newest_release": newest_release}

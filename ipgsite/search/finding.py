@@ -7,11 +7,10 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations, islice
 
-from django.db import connection
 from django.urls import get_script_prefix
 from django.utils.translation import get_language
 
-from ipgsite.caching.versions import content_version
+from ipgsite.caching.versions import read_once_per_version
 from ipgsite.crosslinks.matching import canonical
 from ipgsite.ipg import languages
 from ipgsite.ipg import text as cjk
@@ -49,7 +48,6 @@ def _name_key(name):
     return canonical(fold(name).strip(QUOTES + " "))
 
 
-_section_names = {}  # content version -> what SectionNames reads
 _spellings = [None, None, None]  # the section names and the vocabulary last read, and their Spellings
 
 
@@ -65,21 +63,14 @@ def spellings_of(section_spellings, terms):
 
 
 class SectionNames:
-    """The sections in reading order, and their names (titles, aliases) and numbers folded, read once per content
+    """The sections in reading order, and their names (titles, aliases) and numbers folded, kept per content
     version; and their addresses."""
 
     def __init__(self):
-        version = content_version()
-        known = _section_names.get(version)
-        if known is None:
-            known = self._read()
-            if not connection.in_atomic_block:  # rows read in a transaction may yet be rolled back
-                _section_names.clear()
-                _section_names[version] = known
-        self.sections, self.numbers, self.names, self.section_spellings, self._urls = known
+        self.sections, self.numbers, self.names, self.section_spellings, self._urls = _read_section_names()
 
     @staticmethod
-    def _read():
+    def read():
         sections = {section.pk: section for section in Section.objects.in_reading_order()}
         numbers, names, spellings = {}, {}, {}
         for section in sections.values():
@@ -132,6 +123,9 @@ class SectionNames:
             if any(all(any(form in name for form in term.forms) for term in terms) for name in names)
         }
         return [section for section in self.sections.values() if section.pk in pks]
+
+
+_read_section_names = read_once_per_version(SectionNames.read)
 
 
 def _also_searched(terms):

@@ -7,9 +7,7 @@ is read again from the database after any write of content.
 import re
 from dataclasses import dataclass, field
 
-from django.db import transaction
-
-from ipgsite.caching.versions import content_version
+from ipgsite.caching.versions import read_once_per_version
 from ipgsite.ipg import languages
 from ipgsite.ipg.text import HAN, ITERATION_MARK, KANA_CHAR, KATAKANA, KATAKANA_MARKS, word_pattern
 
@@ -126,20 +124,12 @@ def read_terms():
     return tuple(terms)
 
 
-_cache = {}
-
-
-def _current():
-    version = content_version()
-    if version in _cache:
-        return _cache[version]
+def _read():
     terms = read_terms()
-    current = (terms, Matcher(terms))
-    if not transaction.get_connection().in_atomic_block:
-        # Inside a transaction the rows may yet be rolled back, and the version with them: not worth keeping.
-        _cache.clear()
-        _cache[version] = current
-    return current
+    return terms, Matcher(terms)
+
+
+_current = read_once_per_version(_read)
 
 
 def vocabulary() -> tuple[TermForms, ...]:

@@ -2,7 +2,8 @@ import re
 from urllib.parse import urlencode
 
 from django import template
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
@@ -122,7 +123,11 @@ def penalty_badge(penalty):
     return format_html('<span class="penalty penalty-{}">{}</span>', penalty, Penalty(penalty).label)
 
 
-@register.inclusion_tag("ipg/section_link.html")
+_section_links = {}  # each link as rendered, by all it shows: the site's most repeated markup
+SECTION_LINKS_KEPT = 5000
+
+
+@register.simple_tag
 def section_link(section, penalty=False, has_text=None, rel="", query=""):
     """A section as a link: its number and its title in the page's language (with its `lang`).
 
@@ -130,15 +135,26 @@ def section_link(section, penalty=False, has_text=None, rel="", query=""):
     has_text: False marks a section whose text is not on the site yet (None when the page doesn't know);
     rel: "prev" or "next" for the neighbouring sections, with an arrow on their side;
     query: the compare choice (`?langs=…`) carried to the section.
+    A section's link is rendered once per language and address, and given again while its number, title and penalty
+    are the same.
     """
-    return {
-        "section": section,
-        "href": section.get_absolute_url() + query,
-        "title": text(section, "title"),
-        "penalty": penalty and section.penalty,
-        "no_text": has_text is False,
-        "rel": rel,
-    }
+    shown = (section.number, section.penalty, *(languages.translated(section, "title", c) for c in languages.CODES))
+    key = (type(section), *shown, get_language(), get_script_prefix(), bool(penalty), has_text is False, rel, query)
+    link = _section_links.get(key)
+    if link is None:
+        context = {
+            "section": section,
+            "href": section.get_absolute_url() + query,
+            "title": text(section, "title"),
+            "penalty": penalty and section.penalty,
+            "no_text": has_text is False,
+            "rel": rel,
+        }
+        link = render_to_string("ipg/section_link.html", context)
+        if len(_section_links) >= SECTION_LINKS_KEPT:
+            _section_links.clear()
+        _section_links[key] = link
+    return link
 
 
 @register.inclusion_tag("ipg/breadcrumbs.html")
