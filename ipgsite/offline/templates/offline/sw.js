@@ -8,6 +8,7 @@ const MANIFEST = new URL("{{ manifest_url|escapejs }}", self.location.origin).pa
 const PAGES = "ipg-pages";      // saved pages and the site's own files they use, as the server lists them
 const RECORDS = "ipg-records";  // per reading mode (language + compare choice): the version saved
 const SLOW_NETWORK_MS = 4000;
+const DOWNLOADS_AT_ONCE = 6;  // as many as the connections a browser opens to one site over HTTP/1.1
 const saving = new Map();
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -228,7 +229,7 @@ async function download(mode, client) {
       }
     }
   }
-  await Promise.all([worker(), worker(), worker(), worker()]);
+  await Promise.all(Array.from({ length: DOWNLOADS_AT_ONCE }, worker));
   if (failed.pages) return outcome(record, true, false);  // saved again once every page is there
   const done = {
     lang: mode.lang, langs: mode.langs, version: list.version, release: list.release || "",
