@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from django.http import Http404
 from django.urls import reverse
 
+from ipgsite.caching.versions import read_once_per_version
 from ipgsite.ipg.models import Paragraph, Section
 
 from .models import Outcome, Question
@@ -31,6 +32,11 @@ class Graph:
 
     @classmethod
     def stored(cls):
+        """The graph as stored, kept per content version: pages only read it."""
+        return _stored()
+
+    @classmethod
+    def read(cls):
         questions = {q.key: q for q in Question.objects.order_by("order", "key")}
         outcomes = {o.key: o for o in Outcome.objects.select_related("section")}
         return cls(questions=questions, outcomes=outcomes, start=next(iter(questions), None))
@@ -90,6 +96,9 @@ class Graph:
             for n in range(len(path) + 1):
                 seen.setdefault(path[:n], True)
         return list(seen)
+
+
+_stored = read_once_per_version(Graph.read)
 
 
 @dataclass
