@@ -14,7 +14,7 @@ from .models import Occurrence
 def occurrences_by_text(section_id):
     """The stored occurrences in a section's paragraphs and notes, by (paragraph id, note id or None, language), as
     `ipg.reading.Text.place` files them, in one query."""
-    return Occurrence.objects.in_section(section_id).select_related("term__defined_in__section").by_text()
+    return Occurrence.objects.in_section(section_id).prefetch_related("term__defined_in__section").by_text()
 
 
 def card_id(term):
@@ -49,10 +49,10 @@ def cards(marked_terms):
     return format_html('<div class="term-cards">{}</div>', mark_safe("".join(map(_card, marked_terms.values()))))
 
 
-def _mark(occurrence, words):
-    """A link to the term's glossary entry, whose #fragment is the term's key; static/js/site.js makes it control
-    the term's card (`card_id`)."""
-    return format_html('<a class="term" href="{}#{}">{}</a>', reverse("terms:glossary"), occurrence.term.key, words)
+def _mark(occurrence, words, glossary):
+    """A link to the term's entry in the glossary (at `glossary`), whose #fragment is the term's key;
+    static/js/site.js makes it control the term's card (`card_id`)."""
+    return format_html('<a class="term" href="{}#{}">{}</a>', glossary, occurrence.term.key, words)
 
 
 def with_terms(html, occurrences, marked_terms, rendered=None):
@@ -64,14 +64,14 @@ def with_terms(html, occurrences, marked_terms, rendered=None):
     holds, is left as text, and the term's next occurrence is marked."""
     if not occurrences:
         return html
-    marked = set()
+    marked, glossary = set(), reverse("terms:glossary")
 
     def mark(occurrence, words):
         if occurrence.term_id in marked:
             return None
         marked.add(occurrence.term_id)
         marked_terms.setdefault(occurrence.term.key, occurrence.term)
-        return _mark(occurrence, words)
+        return _mark(occurrence, words, glossary)
 
     return mark_safe(spans.splice(html, spans.place(occurrences, html if rendered is None else rendered), mark))
 
